@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+const providerName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' or '-'");
+
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
+
+export const OpenAIProviderConfig = z.strictObject({
+  name: providerName,
+  type: z.literal("openai"),
+  baseURL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
+  apiKeyEnv: envVarName.optional(),
+  /** Extra request timeout per call, seconds; the reviewer's own timeout still applies. */
+  timeoutSeconds: z.number().positive().optional(),
+});
+export type OpenAIProviderConfig = z.infer<typeof OpenAIProviderConfig>;
+
+export const OllamaProviderConfig = z.strictObject({
+  name: providerName,
+  type: z.literal("ollama"),
+  host: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:11434"),
+  apiKeyEnv: envVarName.optional(),
+  timeoutSeconds: z.number().positive().optional(),
+});
+export type OllamaProviderConfig = z.infer<typeof OllamaProviderConfig>;
+
+export const CommandProviderConfig = z.strictObject({
+  name: providerName,
+  type: z.literal("command"),
+  /** argv; `{model}` is replaced by the model name. Never run through a shell. */
+  command: z.array(z.string().min(1)).min(1),
+  /** Environment variables passed through to the child, beyond a minimal safe set. */
+  env: z.array(envVarName).default([]),
+});
+export type CommandProviderConfig = z.infer<typeof CommandProviderConfig>;
+
+export const ReplayProviderConfig = z.strictObject({
+  name: providerName,
+  type: z.literal("replay"),
+  /** Directory of recorded transcripts. */
+  dir: z.string().min(1),
+});
+export type ReplayProviderConfig = z.infer<typeof ReplayProviderConfig>;
+
+export const ProviderConfig = z.discriminatedUnion("type", [
+  OpenAIProviderConfig,
+  OllamaProviderConfig,
+  CommandProviderConfig,
+  ReplayProviderConfig,
+]);
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+
+export const ModelConfig = z.strictObject({
+  /** What the board shows, e.g. `glm-5.2:cloud`. */
+  id: z.string().min(1),
+  provider: providerName,
+  /** The provider's model name; defaults to the id. */
+  model: z.string().min(1).optional(),
+});
+export type ModelConfig = z.infer<typeof ModelConfig>;
+
+export const LensId = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lowercase letters, digits and '-'");
+
+export const ReviewConfig = z.strictObject({
+  lenses: z
+    .array(LensId)
+    .min(1)
+    .default(["security", "correctness", "maintainability", "performance", "error-handling"]),
+  concurrency: z.number().int().min(1).max(64).default(8),
+  verify: z.boolean().default(true),
+  maxTurns: z.number().int().min(1).max(200).default(24),
+  timeoutSeconds: z.number().int().min(1).max(7200).default(900),
+});
+export type ReviewConfig = z.infer<typeof ReviewConfig>;
+
+export const AppConfig = z
+  .strictObject({
+    providers: z.array(ProviderConfig).min(1),
+    models: z.array(ModelConfig).min(1),
+    review: ReviewConfig.default(ReviewConfig.parse({})),
+  })
+  .superRefine((config, ctx) => {
+    const names = new Set<string>();
+    config.providers.forEach((provider, index) => {
+      if (names.has(provider.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["providers", index, "name"],
+          message: `duplicate provider name "${provider.name}"`,
+        });
+      }
+      names.add(provider.name);
+    });
+    const ids = new Set<string>();
+    config.models.forEach((model, index) => {
+      if (!names.has(model.provider)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", index, "provider"],
+          message: `unknown provider "${model.provider}" (known: ${[...names].join(", ")})`,
+        });
+      }
+      if (ids.has(model.id)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", index, "id"],
+          message: `duplicate model id "${model.id}"`,
+        });
+      }
+      ids.add(model.id);
+    });
+  });
+export type AppConfig = z.infer<typeof AppConfig>;

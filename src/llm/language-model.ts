@@ -1,0 +1,66 @@
+import type { Message, ToolCall } from "./message.js";
+
+/** A tool the model may call, described by a JSON Schema for its arguments. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Why the model stopped, mapped from each provider's own vocabulary. */
+export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "error" | "other";
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ChatRequest {
+  messages: Message[];
+  tools?: ToolDefinition[];
+  signal?: AbortSignal;
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+export interface ChatResult {
+  text: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage: Usage;
+}
+
+/** A chat model that the tool loop drives turn by turn (openai, ollama, replay). */
+export interface ChatModel {
+  readonly kind: "chat";
+  /** The provider's configured name, shown on the status board. */
+  readonly provider: string;
+  readonly modelId: string;
+  chat(request: ChatRequest): Promise<ChatResult>;
+}
+
+export interface AgentRunRequest {
+  /** The whole task: system prompt, PR context and output contract, as one text. */
+  prompt: string;
+  /** The snapshot directory the agent works in. */
+  cwd: string;
+  signal?: AbortSignal;
+}
+
+export interface AgentRunResult {
+  /** The agent's last turn. */
+  text: string;
+  /** Earlier turns when the agent emitted a transcript; finalize reads them. */
+  transcript: Message[];
+  usage: Usage;
+}
+
+/** An agent that runs its own tool loop (an agent CLI such as Claude Code). */
+export interface AgentModel {
+  readonly kind: "agent";
+  readonly provider: string;
+  readonly modelId: string;
+  run(request: AgentRunRequest): Promise<AgentRunResult>;
+}
+
+export type LanguageModel = ChatModel | AgentModel;
