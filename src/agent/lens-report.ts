@@ -1,0 +1,31 @@
+import type { LensFinding, Verdict } from "../findings/schema.js";
+import type { Usage } from "../llm/language-model.js";
+
+export type LensOutcome = "done" | "failed" | "cancelled";
+
+/** What one (model, lens) review produced: the unit the consensus is built from. */
+export interface LensReport {
+  /** Model id from the app config. */
+  model: string;
+  /** Provider name from the app config. */
+  provider: string;
+  lens: string;
+  outcome: LensOutcome;
+  /** Derived from the surviving findings; null unless `outcome` is "done". */
+  verdict: Verdict | null;
+  /** The VERDICT line as the model wrote it, undecorated; for display only. */
+  statedVerdict: string | null;
+  /** The published lens text: verification note, then the review (recovered by finalize). */
+  text: string;
+  /** Findings that survived (verify included). */
+  findings: LensFinding[];
+  /** Findings the verify pass dropped: counted and shown, never silently lost. */
+  dropped: LensFinding[];
+  /** Why the lens failed or was cancelled, safe to publish (no stack, no key). */
+  failure: string | null;
+  /** Tool-loop turns used. */
+  turns: number;
+  usage: Usage;
+  /** True when finalize replaced a degenerate terminal turn. */
+  recovered: boolean;
+}

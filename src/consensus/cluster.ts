@@ -1,0 +1,16 @@
+import type { Severity } from "../findings/schema.js";
+import type { Finding } from "./finding.js";
+
+/** Findings that several (or one) models reported about the same problem at the same place. */
+export interface Cluster {
+  /** Stable across rounds: file + problem, not line numbers (see fingerprint.ts). */
+  fingerprint: string;
+  /** Every member finding, representative first, then in a deterministic order. */
+  findings: Finding[];
+  /** Distinct models, in config order. Agreement is `models.length`. */
+  models: string[];
+  /** Highest confidence, then highest severity, then config model order. */
+  representative: Finding;
+  /** The most common severity among members, ties to the lower. */
+  severity: Severity;
+}

@@ -1,0 +1,46 @@
+import type { LensReport } from "../agent/lens-report.js";
+import type { Severity, Verdict } from "../findings/schema.js";
+import type { Cluster } from "./cluster.js";
+
+/** One model's side of a round: all its lenses. */
+export interface ModelSummary {
+  model: string;
+  provider: string;
+  /** Null when every lens failed or was cancelled: such a model does not count. */
+  verdict: Verdict | null;
+  /** In the order of the configured lenses. */
+  lenses: LensReport[];
+}
+
+/** A cluster of an earlier round, as stored with that round. */
+export interface PreviousFinding {
+  fingerprint: string;
+  title: string;
+  file: string;
+  line: number;
+  severity: Severity;
+  /** URL of the inline comment or anchor where it was shown, when known. */
+  url?: string;
+}
+
+export interface RoundComparison {
+  /** This round's number (2 or more when there is a comparison). */
+  round: number;
+  previousHeadSha: string;
+  fresh: Cluster[];
+  stillOpen: Cluster[];
+  fixed: PreviousFinding[];
+}
+
+/** Everything the published artifacts are rendered from. */
+export interface Consensus {
+  /** In config order. */
+  models: ModelSummary[];
+  /** Models with at least one lens done: the N of "consensus across N models". */
+  modelCount: number;
+  verdict: Verdict;
+  /** Ranked: models count, then severity, then file and line. */
+  clusters: Cluster[];
+  /** Null on a first round. */
+  comparison: RoundComparison | null;
+}

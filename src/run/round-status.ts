@@ -1,0 +1,45 @@
+import type { Verdict } from "../findings/schema.js";
+
+export type LensState = "queued" | "running" | "done" | "failed" | "cancelled";
+
+export interface LensStatus {
+  lens: string;
+  state: LensState;
+  /** While running: the tool-loop turn in progress. */
+  turn?: number;
+  /** When done. */
+  verdict?: Verdict;
+  /** When failed or cancelled: a reason safe to publish. */
+  reason?: string;
+}
+
+export interface ReviewerStatus {
+  model: string;
+  provider: string;
+  /** In the order of the configured lenses. */
+  lenses: LensStatus[];
+}
+
+/** A file the round did not review, and why: a partial review is never silent. */
+export interface NotReviewed {
+  path: string;
+  reason: "binary" | "too-large" | "generated" | "ignored" | "over-budget" | "deleted";
+}
+
+/** What the live status board shows at one moment. */
+export interface RoundStatus {
+  headSha: string;
+  round: number;
+  updatedAt: Date;
+  reviewers: ReviewerStatus[];
+  /** Set when a newer push superseded this round. */
+  supersededBy?: string;
+  /** Set when the round was resumed after a restart. */
+  resumed?: boolean;
+  /** Known once the snapshot is taken; listed when the round ends. */
+  notReviewed: NotReviewed[];
+  /** True once every reviewer has finished (or the round ended early). */
+  finished: boolean;
+  /** A round-level failure (e.g. the snapshot could not be taken), safe to publish. */
+  failure?: string;
+}
