@@ -1,0 +1,214 @@
+import { containsFindingsBlock } from "../findings/contains-findings-block.js";
+import type { Message } from "../llm/message.js";
+
+/*
+ * Finalize: recover a model's real answer when its last turn is degenerate.
+ *
+ * A port of the original Gadfly's agent/finalize.go (three shapes, their
+ * precedence, constants and byte lengths), extended with the two findings its
+ * own review left open and with the shapes Gadfly's reviewers produce.
+ *
+ * Shapes, tested in this order (fail closed: an unmatched terminal is kept):
+ *   citations  a citations-only addendum ("Sources:" + links). Recovered
+ *              answer + the addendum (the links are new content).
+ *   findings   (Gadfly) no findings block, points back, and an earlier
+ *              assistant turn since the last user message holds the block.
+ *              That turn is the answer.
+ *   backRef    a short back-reference ("as I said above"), or empty.
+ *              Recovered answer; the terminal is discarded.
+ *   summary    a bookkeeping ack ("Citations are logged.") optionally followed
+ *              by a one-line compression of the answer. Recovered only when the
+ *              earlier answer dwarfs it (3x, at every length) and only within
+ *              the current user window; discarded unless it carries content
+ *              absent from the recovered answer, which is then appended.
+ *
+ * Lengths are UTF-8 bytes, as Go's len() measured them in the original.
+ */
+
+/** A back-reference longer than this carries content of its own. */
+export const WEAK_FINAL_MAX_BYTES = 120;
+/** A summary closer longer than this is an answer, not a closer. */
+export const SUMMARY_CLOSER_MAX_BYTES = 300;
+/** How much longer an earlier turn must be to displace a summary closer (any length) or a short terminal. */
+export const RECOVER_RATIO = 3;
+/** An earlier turn at least this long is substantive (back-ref and citations modes). */
+export const RECOVER_MIN_BYTES = 200;
+/** An earlier turn shorter than this is never an answer. */
+export const RECOVER_FLOOR_BYTES = 80;
+
+type RecoveryMode = "backRef" | "citations" | "summary" | "findings";
+
+const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
+
+/** Leading markdown/list markers, shared by the label and ack patterns so they cannot drift. */
+const LEAD_MARKERS = String.raw`[\s>#*_+-]*`;
+
+const BACK_REF_RE = new RegExp(
+  [
+    String.raw`\bas (?:i|we)(?: have| had|'ve)? (?:already )?(?:said|mentioned|noted|stated|explained|described|outlined|discussed|covered|wrote|written|shown|showed)\b`,
+    String.raw`\b(?:see|refer to|per) (?:my |the )?(?:answer|response|reply|findings?|analysis|review|verdict|summary|notes?|explanation|list|report)s? above\b`,
+    String.raw`\b(?:see|refer to) above\b`,
+    String.raw`\b(?:(?:answer|response|findings?|analysis|review|verdict|details?|summary|explanation|list|report)s? (?:is |are )?(?:already )?(?:given |provided |written |shown |listed |posted |delivered |included )?above)\b`,
+    String.raw`\b(?:already|previously) (?:answered|provided|given|delivered|covered|shared|written|posted|reported|listed|explained|described|stated|gave|wrote)\b`,
+    String.raw`\b(?:i|we) (?:already|previously|just) (?:answered|provided|gave|delivered|covered|shared|wrote|posted|reported|listed|explained|described|stated)\b`,
+    String.raw`\bnothing (?:more|further|else) to add\b`,
+  ].join("|"),
+  "i",
+);
+
+const CITATION_LABEL_RE = new RegExp(
+  String.raw`^${LEAD_MARKERS}(?:sources?|citations?|references?|links?|further reading)[*_]*\s*:[*_]*`,
+  "i",
+);
+const LINK_RE = /\[[^\]\n]*\]\([^)\s]+\)|<?https?:\/\/[^\s>)]+/i;
+
+/*
+ * The ack sentence of a summary closer, assembled from named fragments.
+ * The terminator must end the sentence: whitespace or the end must follow the
+ * [.!], so "Citations are logged...and then more" is prose, not an ack.
+ */
+const SUMMARY_PREFACE = String.raw`(?:(?:ok(?:ay)?|alright|all right|done|great|good|got it|all set|perfect)[,.!:;—–-]?\s+)?`;
+// "all" is both a quantifier after the verb-first form ("Logged all the
+// citations.") and a floating word in the noun form ("Citations all logged.").
+const SUMMARY_ARTICLE = String.raw`(?:(?:all|the|my|these|those)\s+)*`;
+const SUMMARY_COPULAS = String.raw`(?:(?:are|were|is|was|have\s+been|has\s+been|all|now)\s+)*`;
+const SUMMARY_NOUNS = "(?:citations?|sources?|references?|findings?|review|verdict|results?)";
+const SUMMARY_VERBS = String.raw`(?:logged|recorded|saved|noted|captured|cited|attached|added|filed|posted|submitted|delivered|complete|completed|done|finished|in\s+place)`;
+const SUMMARY_TERMINATOR = String.raw`[.!][*_]*(?=\s|$)`;
+const SUMMARY_CLOSER_RE = new RegExp(
+  String.raw`^${LEAD_MARKERS}${SUMMARY_PREFACE}(?:${SUMMARY_ARTICLE}${SUMMARY_NOUNS}\s+${SUMMARY_COPULAS}${SUMMARY_VERBS}|${SUMMARY_VERBS}\s+${SUMMARY_ARTICLE}${SUMMARY_NOUNS})${SUMMARY_TERMINATOR}`,
+  "i",
+);
+
+/** An intent-to-act turn ("Let me check the callers.") is never the answer. */
+const PREAMBLE_RE =
+  /^(?:let me|let's|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|checking|looking)\b/i;
+
+/** Pointing back at an answer already given, with no length cap (Gadfly's findings shape). */
+const POINTS_BACK_RE = new RegExp(`${BACK_REF_RE.source}|\\babove\\b`, "i");
+
+export function isWeakFinal(terminal: string): boolean {
+  const text = terminal.trim();
+  if (text === "") return true;
+  return byteLength(text) <= WEAK_FINAL_MAX_BYTES && BACK_REF_RE.test(text);
+}
+
+export function isCitationsOnly(terminal: string): boolean {
+  const text = terminal.trim();
+  const label = CITATION_LABEL_RE.exec(text);
+  if (!label) return false;
+  const rest = text.slice(label[0].length);
+  let links = 0;
+  for (const line of rest.split("\n")) {
+    if (line.trim() === "") continue;
+    if (!LINK_RE.test(line)) return false;
+    links++;
+  }
+  return links > 0;
+}
+
+export function isSummaryCloser(terminal: string): boolean {
+  const text = terminal.trim();
+  if (text === "" || byteLength(text) > SUMMARY_CLOSER_MAX_BYTES) return false;
+  return SUMMARY_CLOSER_RE.test(text);
+}
+
+/** A terminal with no findings block of its own that points back at one. */
+export function isFindingsBackReference(terminal: string): boolean {
+  return !containsFindingsBlock(terminal) && POINTS_BACK_RE.test(terminal);
+}
+
+/**
+ * Returns the text the user should see: `terminal` itself, unless it is one of
+ * the degenerate shapes and an earlier assistant turn holds the real answer.
+ * `messages` is the transcript before the terminal turn.
+ */
+export function finalOutput(terminal: string, messages: readonly Message[]): string {
+  if (isCitationsOnly(terminal)) {
+    const recovered = lastSubstantiveAssistantText(messages, terminal, "citations");
+    if (recovered === null) return terminal;
+    const tail = terminal.trim();
+    return tail === "" ? recovered : `${recovered}\n\n${tail}`;
+  }
+  if (isFindingsBackReference(terminal)) {
+    const recovered = lastFindingsTurnInWindow(messages);
+    if (recovered !== null) return recovered;
+  }
+  let mode: RecoveryMode;
+  if (isWeakFinal(terminal)) {
+    mode = "backRef";
+  } else if (isSummaryCloser(terminal)) {
+    mode = "summary";
+  } else {
+    return terminal;
+  }
+  const recovered = lastSubstantiveAssistantText(messages, terminal, mode);
+  if (recovered === null) return terminal;
+  if (mode === "summary" && carriesNewContent(terminal, recovered)) {
+    return `${recovered}\n\n${terminal.trim()}`;
+  }
+  return recovered;
+}
+
+function lastSubstantiveAssistantText(
+  messages: readonly Message[],
+  terminal: string,
+  mode: RecoveryMode,
+): string | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message === undefined) continue;
+    // A compressed closer must never resurrect an answer to a different
+    // question: the summary scan stops at the most recent user message.
+    // Tool results are role "tool", so they do not stop it.
+    if (mode === "summary" && message.role === "user") break;
+    if (message.role !== "assistant") continue;
+    const text = message.content.trim();
+    if (text === "") continue;
+    if (isSubstantiveAnswer(text, terminal, mode)) return text;
+  }
+  return null;
+}
+
+function isSubstantiveAnswer(text: string, terminal: string, mode: RecoveryMode): boolean {
+  const length = byteLength(text);
+  const dwarfs = length >= RECOVER_RATIO * byteLength(terminal.trim());
+  // A summary closer carries real content: only the clearly fuller original
+  // it compressed may displace it, at every length.
+  if (mode === "summary" && !dwarfs) return false;
+  if (length >= RECOVER_MIN_BYTES) return true;
+  if (length < RECOVER_FLOOR_BYTES) return false;
+  return dwarfs && !PREAMBLE_RE.test(text);
+}
+
+function lastFindingsTurnInWindow(messages: readonly Message[]): string | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message === undefined) continue;
+    if (message.role === "user") return null;
+    if (message.role === "assistant" && containsFindingsBlock(message.content)) {
+      return message.content.trim();
+    }
+  }
+  return null;
+}
+
+const NUMBER_RE = /\d+(?:[.,]\d+)*/g;
+const BACKTICK_RE = /`([^`\n]+)`/g;
+const FILE_LINE_RE = /[\w./-]+\.\w+:\d+(?:-\d+)?/g;
+const CODE_IDENTIFIER_RE = /\b(?:[a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z][a-z]+[A-Z]\w*)\b/g;
+
+/**
+ * Whether the closer says something the recovered answer does not: a number,
+ * a code identifier, a backticked span or a file:line. Such a closer is a
+ * correction or an addendum, and discarding it would publish stale text.
+ */
+export function carriesNewContent(closer: string, recovered: string): boolean {
+  const tokens = [
+    ...closer.matchAll(NUMBER_RE),
+    ...closer.matchAll(BACKTICK_RE),
+    ...closer.matchAll(FILE_LINE_RE),
+    ...closer.matchAll(CODE_IDENTIFIER_RE),
+  ].map((match) => match[1] ?? match[0]);
+  return tokens.some((token) => !recovered.includes(token));
+}
