@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { CoalescedWriter } from "../../src/run/coalesced-writer.js";
+import { FakeClock, settle } from "../helpers/fake-clock.js";
+
+function setup(options: { failTimes?: number } = {}) {
+  const clock = new FakeClock();
+  const writes: { state: number; at: number }[] = [];
+  const errors: unknown[] = [];
+  let failures = options.failTimes ?? 0;
+  const writer = new CoalescedWriter<number>({
+    intervalMs: 2000,
+    clock,
+    onError: (error) => errors.push(error),
+    write: async (state) => {
+      if (failures > 0) {
+        failures--;
+        throw new Error("500 from GitHub");
+      }
+      writes.push({ state, at: clock.now() });
+    },
+  });
+  return { clock, writes, errors, writer };
+}
+
+describe("CoalescedWriter", () => {
+  it("writes the first state at once and coalesces a burst into one write per interval", async () => {
+    const { clock, writes, writer } = setup();
+    const start = clock.now();
+    writer.update(1);
+    await settle();
+    for (let state = 2; state <= 50; state++) writer.update(state);
+    await settle();
+    expect(writes.map((write) => write.state)).toEqual([1]);
+    await clock.advance(1999);
+    expect(writes).toHaveLength(1);
+    await clock.advance(1);
+    expect(writes.map((write) => [write.state, write.at - start])).toEqual([
+      [1, 0],
+      [50, 2000],
+    ]);
+  });
+
+  it("never writes twice within the interval over a long busy stream", async () => {
+    const { clock, writes, writer } = setup();
+    for (let step = 0; step < 300; step++) {
+      writer.update(step);
+      await clock.advance(97);
+    }
+    await writer.flush();
+    const gaps = writes.slice(1).map((write, index) => write.at - (writes[index]?.at ?? 0));
+    expect(Math.min(...gaps.slice(0, -1))).toBeGreaterThanOrEqual(2000);
+    expect(writes.at(-1)?.state).toBe(299);
+  });
+
+  it("flush always writes the final state, even inside the interval", async () => {
+    const { clock, writes, writer } = setup();
+    writer.update(1);
+    await settle();
+    writer.update(2);
+    expect(await writer.flush()).toBe(true);
+    expect(writes.map((write) => write.state)).toEqual([1, 2]);
+    expect(clock.pendingTimers).toBe(0);
+    writer.update(3);
+    await clock.advance(10_000);
+    expect(writes.map((write) => write.state)).toEqual([1, 2]);
+  });
+
+  it("keeps a failed state pending and writes it later; flush retries the final state", async () => {
+    const { clock, writes, errors, writer } = setup({ failTimes: 2 });
+    writer.update(1);
+    await settle();
+    expect(errors).toHaveLength(1);
+    await clock.advance(2000);
+    expect(errors).toHaveLength(2);
+    expect(await writer.flush()).toBe(true);
+    expect(writes.map((write) => write.state)).toEqual([1]);
+  });
+
+  it("reports a final state it could not write", async () => {
+    const { writer } = setup({ failTimes: 10 });
+    writer.update(1);
+    expect(await writer.flush(3)).toBe(false);
+  });
+});
