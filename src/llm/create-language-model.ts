@@ -1,0 +1,95 @@
+import type { ModelConfig, ProviderConfig } from "../config/schema.js";
+import { ModelError } from "./errors.js";
+import type { LanguageModel } from "./language-model.js";
+import { createCommandAgentModel } from "./providers/command/command-agent-model.js";
+import { createOllamaChatModel } from "./providers/ollama/ollama-chat-model.js";
+import { createOpenAIChatModel } from "./providers/openai/openai-chat-model.js";
+import { recordingModel } from "./providers/replay/recording-model.js";
+import { createReplayModel } from "./providers/replay/replay-model.js";
+import { retryingModel } from "./retrying-model.js";
+import type { RetryOptions } from "./with-retry.js";
+
+export interface CreateLanguageModelOptions {
+  model: ModelConfig;
+  /** The provider `model.provider` names. */
+  provider: ProviderConfig;
+  /** Where keys are read from (by the names in `apiKeyEnv`) and what a command may inherit. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Replay and recording keep one transcript per (model, lens). */
+  lens: string;
+  /** Record every successful answer under this directory (`--record DIR`). */
+  record?: { dir: string } | undefined;
+  retry?: Partial<RetryOptions> | undefined;
+  /** For Retry-After given as an HTTP date. */
+  now?: (() => number) | undefined;
+}
+
+/**
+ * The model for one (model, lens) reviewer: the provider's adapter, optionally recording,
+ * behind the retry policy. Throws a ModelError for what no retry can fix: a key variable
+ * that is missing or empty (named, never its value), an unusable replay recording.
+ */
+export function createLanguageModel(options: CreateLanguageModelOptions): LanguageModel {
+  const { model, provider, env } = options;
+  if (model.provider !== provider.name) {
+    throw new ModelError(
+      `model ${model.id} uses provider ${model.provider}, but was given provider ${provider.name}`,
+    );
+  }
+  const modelName = model.model ?? model.id;
+  const now = options.now ?? Date.now;
+  let base: LanguageModel;
+  switch (provider.type) {
+    case "openai":
+      base = createOpenAIChatModel({
+        provider,
+        modelId: model.id,
+        model: modelName,
+        apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
+        now,
+      });
+      break;
+    case "ollama":
+      base = createOllamaChatModel({
+        provider,
+        modelId: model.id,
+        model: modelName,
+        apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
+        now,
+      });
+      break;
+    case "command":
+      base = createCommandAgentModel({ provider, modelId: model.id, model: modelName, env });
+      break;
+    case "replay":
+      base = createReplayModel({
+        provider: provider.name,
+        modelId: model.id,
+        lens: options.lens,
+        dir: provider.dir,
+      });
+      break;
+  }
+  const recorded =
+    options.record === undefined
+      ? base
+      : recordingModel(base, { dir: options.record.dir, lens: options.lens });
+  return retryingModel(recorded, options.retry);
+}
+
+function readApiKey(
+  provider: string,
+  variable: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (variable === undefined) {
+    return undefined;
+  }
+  const value = env[variable]?.trim();
+  if (value === undefined || value === "") {
+    throw new ModelError(
+      `${provider}: the API key variable ${variable} is ${value === undefined ? "not set" : "empty"}`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,90 @@
+import { basename } from "node:path";
+import type { CommandProviderConfig } from "../../../config/schema.js";
+import { abortError } from "../../abort-error.js";
+import { InvalidModelResponseError, ModelAbortedError, ModelError } from "../../errors.js";
+import type { AgentModel, AgentRunRequest, AgentRunResult } from "../../language-model.js";
+import { redactSecrets } from "../../redact-secrets.js";
+import { buildChildEnvironment } from "./build-child-environment.js";
+import { parseAgentOutput } from "./parse-agent-output.js";
+import { runAgentProcess } from "./run-agent-process.js";
+
+export interface CommandAgentModelOptions {
+  provider: Pick<CommandProviderConfig, "name" | "command" | "env">;
+  /** What the board shows. */
+  modelId: string;
+  /** Substituted for `{model}` in the command. */
+  model: string;
+  /** Our environment; only PATH, HOME, LANG and the provider's listed names reach the child. */
+  env: Readonly<Record<string, string | undefined>>;
+  killGraceMs?: number;
+  maxOutputBytes?: number;
+}
+
+const DEFAULT_KILL_GRACE_MS = 5_000;
+const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
+const STDERR_TAIL_BYTES = 8 * 1024;
+// The reason shown on the board: the last words of stderr, not the whole log.
+const REASON_LENGTH = 400;
+
+/** An agent CLI (Claude Code, Codex, Gemini CLI…) run in the snapshot with the prompt on stdin. */
+export function createCommandAgentModel(options: CommandAgentModelOptions): AgentModel {
+  const { provider } = options;
+  const childEnvironment = buildChildEnvironment(options.env, provider.env);
+  // Whatever we hand the child may be a key it could print; none of it is repeated.
+  const secrets = provider.env.map((name) => options.env[name]);
+  const argv = provider.command.map((part) => part.replaceAll("{model}", options.model));
+  const program = basename(argv[0] ?? "command");
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+
+  async function run(request: AgentRunRequest): Promise<AgentRunResult> {
+    const outcome = await runAgentProcess({
+      argv,
+      cwd: request.cwd,
+      env: childEnvironment,
+      stdin: request.prompt,
+      signal: request.signal,
+      killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      maxOutputBytes,
+      stderrTailBytes: STDERR_TAIL_BYTES,
+    });
+    switch (outcome.kind) {
+      case "spawn-failed":
+        throw new ModelError(`${provider.name}: cannot run ${program} (${outcome.code})`);
+      case "aborted":
+        throw request.signal?.aborted ? abortError(request.signal) : new ModelAbortedError();
+      case "output-too-large":
+        throw new ModelError(
+          `${provider.name}: ${program} wrote more than ${formatBytes(maxOutputBytes)} on stdout and was stopped`,
+        );
+      case "exited":
+        break;
+    }
+    if (outcome.exitCode !== 0) {
+      const how =
+        outcome.exitCode === null
+          ? `was killed by ${outcome.exitSignal}`
+          : `exited with code ${outcome.exitCode}`;
+      const reason = failureReason(outcome.stderrTail, secrets);
+      throw new ModelError(
+        `${provider.name}: ${program} ${how}${reason === "" ? "" : `: ${reason}`}`,
+      );
+    }
+    const result = parseAgentOutput(outcome.stdout);
+    if (result.text.trim() === "" && result.transcript.length === 0) {
+      throw new InvalidModelResponseError(`${provider.name}: ${program} wrote no answer on stdout`);
+    }
+    return result;
+  }
+
+  return { kind: "agent", provider: provider.name, modelId: options.modelId, run };
+}
+
+function failureReason(stderrTail: string, secrets: readonly (string | undefined)[]): string {
+  const text = redactSecrets(stderrTail, secrets).replace(/\s+/g, " ").trim();
+  // The tail was cut at a byte count: keep the end, which is where the error is.
+  return text.length <= REASON_LENGTH ? text : `…${text.slice(text.length - REASON_LENGTH)}`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
+}

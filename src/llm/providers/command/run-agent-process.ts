@@ -1,0 +1,145 @@
+import { spawn } from "node:child_process";
+
+export interface AgentProcessOptions {
+  argv: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin: string;
+  signal?: AbortSignal | undefined;
+  /** Between SIGTERM and SIGKILL when the run is aborted. */
+  killGraceMs: number;
+  /** Past this much stdout the agent is stopped and the run fails. */
+  maxOutputBytes: number;
+  /** How much of the end of stderr is kept for the failure reason. */
+  stderrTailBytes: number;
+}
+
+export type AgentProcessOutcome =
+  | {
+      kind: "exited";
+      exitCode: number | null;
+      exitSignal: NodeJS.Signals | null;
+      stdout: string;
+      stderrTail: string;
+    }
+  | { kind: "aborted"; stderrTail: string }
+  | { kind: "output-too-large"; stderrTail: string }
+  | { kind: "spawn-failed"; code: string };
+
+/**
+ * Runs one agent CLI to completion: argv without a shell, the prompt on stdin, stdout
+ * collected (capped), the end of stderr kept. The child leads its own process group, so
+ * stopping it (abort, runaway output) also stops the tools it started, and whatever of the
+ * group outlives the agent is killed when it exits. Settles only once the child is gone.
+ */
+export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProcessOutcome> {
+  return new Promise((resolve) => {
+    const [command, ...args] = options.argv;
+    if (command === undefined) {
+      resolve({ kind: "spawn-failed", code: "empty command" });
+      return;
+    }
+    if (options.signal?.aborted) {
+      resolve({ kind: "aborted", stderrTail: "" });
+      return;
+    }
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      shell: false,
+    });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderrTail = Buffer.alloc(0);
+    let stderrBytes = 0;
+    let stopReason: "aborted" | "output-too-large" | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let spawnError: string | undefined;
+
+    const signalGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) {
+        return;
+      }
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const stop = (reason: "aborted" | "output-too-large") => {
+      if (stopReason !== undefined) {
+        return;
+      }
+      stopReason = reason;
+      signalGroup("SIGTERM");
+      killTimer = setTimeout(() => signalGroup("SIGKILL"), options.killGraceMs);
+    };
+    const onAbort = () => stop("aborted");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (stopReason !== undefined) {
+        return;
+      }
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > options.maxOutputBytes) {
+        stop("output-too-large");
+        return;
+      }
+      stdout.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderrBytes += chunk.length;
+      const joined = Buffer.concat([stderrTail, chunk]);
+      stderrTail = joined.subarray(Math.max(0, joined.length - options.stderrTailBytes));
+    });
+    // A child that exits without reading its stdin makes the write fail; its exit says why.
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin);
+
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      spawnError = error.code ?? "spawn error";
+    });
+    child.on("exit", (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      // Tools the agent left running would hold our pipes open (and outlive the review).
+      signalGroup("SIGKILL");
+    });
+    child.on("close", () => {
+      clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      const tail = lineAligned(stderrTail, stderrBytes > stderrTail.length);
+      if (spawnError !== undefined && child.pid === undefined) {
+        resolve({ kind: "spawn-failed", code: spawnError });
+      } else if (stopReason !== undefined) {
+        resolve({ kind: stopReason, stderrTail: tail });
+      } else {
+        resolve({
+          kind: "exited",
+          exitCode,
+          exitSignal,
+          stdout: Buffer.concat(stdout).toString("utf8"),
+          stderrTail: tail,
+        });
+      }
+    });
+  });
+}
+
+/**
+ * The kept end of stderr from its first whole line: the cut line could hold the end of a
+ * secret, which redaction by value would no longer recognise.
+ */
+function lineAligned(tail: Buffer, truncated: boolean): string {
+  const text = tail.toString("utf8");
+  if (!truncated) {
+    return text;
+  }
+  const newline = text.indexOf("\n");
+  return newline === -1 ? "" : text.slice(newline + 1);
+}

@@ -1,0 +1,96 @@
+/**
+ * A fake OpenAI chat-completions server on 127.0.0.1, scripted per model (and lens):
+ * `POST /v1/chat/completions` (also `/chat/completions`, for a baseURL without /v1) and
+ * `GET /v1/models`. Non-streaming only, which is all Gadfly asks for.
+ *
+ *   const fake = await startFakeOpenAIServer({ apiKey: "sk-test" });
+ *   fake.script("gpt-test", [{ toolCalls: [{ name: "read_file", arguments: { path: "a.ts" } }] },
+ *                            { text: "VERDICT: …" }]);
+ *   // baseURL: `${fake.url}/v1`
+ */
+
+import {
+  FakeModelServer,
+  type FakeModelServerOptions,
+  type FakeProtocol,
+} from "./model-fake-server.js";
+import type { FakeAnswer, FakeMessage, FakeModelRequest } from "./model-script.js";
+
+const openAIProtocol: FakeProtocol = {
+  route(method, path, scripts) {
+    if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
+      return "chat";
+    }
+    if (method === "GET" && (path === "/v1/models" || path === "/models")) {
+      return {
+        status: 200,
+        body: {
+          object: "list",
+          data: scripts
+            .models()
+            .map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })),
+        },
+      };
+    }
+    return undefined;
+  },
+
+  parseChat(body) {
+    return {
+      model: typeof body.model === "string" ? body.model : "",
+      messages: Array.isArray(body.messages) ? (body.messages as FakeMessage[]) : [],
+      tools: Array.isArray(body.tools) ? body.tools : [],
+    };
+  },
+
+  renderAnswer(answer: FakeAnswer, request: FakeModelRequest, sequence: number) {
+    const toolCalls = (answer.toolCalls ?? []).map((call, index) => ({
+      id: call.id ?? `call_fake_${sequence}_${index}`,
+      type: "function",
+      function: {
+        name: call.name,
+        arguments:
+          typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+      },
+    }));
+    const usage = answer.usage ?? { inputTokens: 10 * request.messages.length, outputTokens: 5 };
+    return {
+      id: `chatcmpl-fake-${sequence}`,
+      object: "chat.completion",
+      created: 0,
+      model: request.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: answer.text ?? (toolCalls.length > 0 ? null : ""),
+            refusal: null,
+            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          },
+          finish_reason: answer.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+          logprobs: null,
+        },
+      ],
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
+    };
+  },
+
+  renderError(status, message) {
+    return {
+      error: { message, type: status === 429 ? "rate_limit_exceeded" : "fake_error", code: null },
+    };
+  },
+};
+
+export type FakeOpenAIServer = FakeModelServer;
+
+export function startFakeOpenAIServer(
+  options: FakeModelServerOptions = {},
+): Promise<FakeOpenAIServer> {
+  return FakeModelServer.start(openAIProtocol, options);
+}

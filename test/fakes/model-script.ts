@@ -1,0 +1,138 @@
+/**
+ * Scripting shared by the fake OpenAI and Ollama servers: what a fake model answers, per
+ * model and optionally per lens, as a queue of replies or a function of the request.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+
+export interface FakeToolCall {
+  /** OpenAI answers carry one (a default is made up); Ollama's carry none unless given. */
+  id?: string;
+  name: string;
+  /** Sent verbatim when a string (malformed JSON included), serialised when an object. */
+  arguments: string | Record<string, unknown>;
+}
+
+/** A normal answer. */
+export interface FakeAnswer {
+  text?: string;
+  toolCalls?: FakeToolCall[];
+  /** In the protocol's own vocabulary (OpenAI `finish_reason`, Ollama `done_reason`). */
+  finishReason?: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  delayMs?: number;
+}
+
+/** An HTTP error answer, e.g. `{ error: 429, headers: { "retry-after": "2" } }`. */
+export interface FakeErrorReply {
+  error: number;
+  headers?: Record<string, string>;
+  /** JSON when an object, sent as text when a string; a protocol-shaped default otherwise. */
+  body?: unknown;
+  delayMs?: number;
+}
+
+/** Never answers; the request ends only when the client closes the connection. */
+export interface FakeHangReply {
+  hang: true;
+}
+
+/** Destroys the socket without an answer: the client sees a network error. */
+export interface FakeDropReply {
+  drop: true;
+}
+
+export type FakeReply = FakeAnswer | FakeErrorReply | FakeHangReply | FakeDropReply;
+
+export interface FakeMessage {
+  role: string;
+  content: string | null;
+  [key: string]: unknown;
+}
+
+export interface FakeModelRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+  model: string;
+  messages: FakeMessage[];
+  tools: unknown[];
+  /** The lens named by a `lens: <id>` line in a system message, if any. */
+  lens: string | undefined;
+}
+
+export type FakeScript =
+  | ((request: FakeModelRequest) => FakeReply | Promise<FakeReply>)
+  | FakeReply[];
+
+export interface ScriptMatch {
+  /** Only requests whose system prompt names this lens (`lens: security`). */
+  lens?: string;
+  /** Only requests this predicate accepts. */
+  when?: (request: FakeModelRequest) => boolean;
+}
+
+interface ScriptEntry {
+  model: string;
+  match: ScriptMatch;
+  script: FakeScript;
+}
+
+export type ScriptLookup =
+  | { kind: "reply"; reply: FakeReply }
+  | { kind: "unknown-model" }
+  | { kind: "exhausted" };
+
+/** Scripts registered in order; the first whose model and match fit a request (and that has replies left) answers it. */
+export class ModelScripts {
+  private readonly entries: ScriptEntry[] = [];
+
+  add(model: string, script: FakeScript, match: ScriptMatch = {}): void {
+    // Copied so the caller's array is not consumed behind its back.
+    this.entries.push({ model, match, script: Array.isArray(script) ? [...script] : script });
+  }
+
+  models(): string[] {
+    return [...new Set(this.entries.map((entry) => entry.model))];
+  }
+
+  async next(request: FakeModelRequest): Promise<ScriptLookup> {
+    const candidates = this.entries.filter((entry) => entry.model === request.model);
+    if (candidates.length === 0) {
+      return { kind: "unknown-model" };
+    }
+    // An emptied queue gives way to the next matching script.
+    const entry = candidates.find(
+      (candidate) =>
+        matches(candidate.match, request) &&
+        (typeof candidate.script === "function" || candidate.script.length > 0),
+    );
+    if (entry === undefined) {
+      return { kind: "exhausted" };
+    }
+    if (typeof entry.script === "function") {
+      return { kind: "reply", reply: await entry.script(request) };
+    }
+    const reply = entry.script.shift();
+    return reply === undefined ? { kind: "exhausted" } : { kind: "reply", reply };
+  }
+}
+
+function matches(match: ScriptMatch, request: FakeModelRequest): boolean {
+  if (match.lens !== undefined && match.lens !== request.lens) {
+    return false;
+  }
+  return match.when === undefined || match.when(request);
+}
+
+/** The lens a request is for, from a `lens: <id>` marker in its system messages. */
+export function lensOf(messages: readonly FakeMessage[]): string | undefined {
+  for (const message of messages) {
+    if (message.role === "system" && typeof message.content === "string") {
+      const found = /\blens:\s*([a-z0-9][a-z0-9-]*)/i.exec(message.content);
+      if (found?.[1] !== undefined) {
+        return found[1].toLowerCase();
+      }
+    }
+  }
+  return undefined;
+}
