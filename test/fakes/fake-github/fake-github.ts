@@ -1,0 +1,323 @@
+import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import { type AddPullRequestInput, addPullRequest } from "./add-pull-request.js";
+import {
+  type AddRepositoryInput,
+  addRepository,
+  type FileContent,
+  toBuffer,
+} from "./add-repository.js";
+import { diffTrees } from "./diff-trees.js";
+import type { FakeState } from "./fake-state.js";
+import type { FaultScript, ScriptedFault } from "./fault-script.js";
+import type { ValidationFailure } from "./handle-request.js";
+import type { PathPattern } from "./path-pattern.js";
+import { type PushedFile, pushCommit } from "./push-commit.js";
+import type { MinuteCount, RecordedRequest, RequestFilter, RequestLog } from "./request-log.js";
+import type {
+  CheckRunRecord,
+  IssueCommentRecord,
+  IssuedToken,
+  Permission,
+  PullRequestKey,
+  PullRequestRecord,
+  PullRequestSnapshot,
+  ReactionRecord,
+  RepositoryKey,
+  RepositoryRecord,
+  RepositorySnapshot,
+  ReviewRecord,
+} from "./types.js";
+
+export interface FakeGitHubParts {
+  server: Server;
+  state: FakeState;
+  log: RequestLog;
+  faults: FaultScript;
+  validationFailures: ValidationFailure[];
+  unknownRoutes: RecordedRequest[];
+}
+
+const secondaryRateLimitMessage =
+  "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.";
+
+/**
+ * A running fake GitHub: seed it, point a client at `apiUrl`, then inspect
+ * what the client did. Getters return copies, so later requests do not
+ * change what a test already read.
+ */
+export class FakeGitHub {
+  /** http://127.0.0.1:PORT — the REST API is served here and under /api/v3. */
+  readonly url: string;
+  /** http://127.0.0.1:PORT/api/v3, GitHub Enterprise's layout (GHE_HOST + GHE_PROTOCOL). */
+  readonly apiUrl: string;
+  readonly #parts: FakeGitHubParts;
+
+  constructor(url: string, parts: FakeGitHubParts) {
+    this.url = url;
+    this.apiUrl = `${url}/api/v3`;
+    this.#parts = parts;
+  }
+
+  get app(): { id: number; slug: string; botLogin: string } {
+    const { app, bot } = this.#parts.state;
+    return { id: app.id, slug: app.slug, botLogin: bot.login };
+  }
+
+  async close(): Promise<void> {
+    const { server } = this.#parts;
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
+  }
+
+  // ---- seeding
+
+  addRepo(input: AddRepositoryInput): RepositorySnapshot {
+    return addRepository(this.#parts.state, input);
+  }
+
+  addCollaborator(login: string, permission: Permission, repository?: RepositoryKey): void {
+    this.#repository(repository).collaborators.set(login.toLowerCase(), permission);
+    this.#parts.state.user(login);
+  }
+
+  /**
+   * Writes (or, with null, deletes) a file. On a branch this is a new commit
+   * the branch moves to; on a commit SHA the commit is changed in place and
+   * the pull requests built on it are recomputed.
+   */
+  setFile(
+    ref: string,
+    path: string,
+    content: FileContent | null,
+    repository?: RepositoryKey,
+  ): void {
+    const { state } = this.#parts;
+    const record = this.#repository(repository);
+    const branch = ref.replace(/^refs\/heads\//, "");
+    const target = state.resolveRef(record, ref);
+    const write = (tree: Map<string, Buffer>) => {
+      if (content === null) tree.delete(path);
+      else tree.set(path, toBuffer(content));
+    };
+    if (target !== undefined && !record.branches.has(branch)) {
+      write(target.tree);
+      for (const pullRequest of record.pullRequests.values()) {
+        if (pullRequest.headSha === target.sha || pullRequest.baseSha === target.sha) {
+          this.#recompute(record, pullRequest);
+        }
+      }
+      return;
+    }
+    const parent = target ?? state.resolveRef(record, record.defaultBranch);
+    const tree = new Map(parent?.tree ?? []);
+    write(tree);
+    const commit = state.createCommit(record, parent?.sha, tree, `Update ${path}`);
+    record.branches.set(branch, commit.sha);
+  }
+
+  addPullRequest(input: AddPullRequestInput & Partial<RepositoryKey>): PullRequestSnapshot {
+    const repository = this.#repository(
+      input.owner !== undefined && input.repo !== undefined
+        ? { owner: input.owner, repo: input.repo }
+        : undefined,
+    );
+    return addPullRequest(this.#parts.state, repository, input);
+  }
+
+  /** A new head commit on the PR (new SHA, files and diff recomputed). */
+  pushCommit(pullRequest: PullRequestKey, files: readonly PushedFile[]): PullRequestSnapshot {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    return pushCommit(this.#parts.state, repository, record, files);
+  }
+
+  updatePullRequest(
+    pullRequest: PullRequestKey,
+    changes: Partial<Pick<PullRequestRecord, "title" | "body" | "draft" | "state" | "merged">>,
+  ): PullRequestSnapshot {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    Object.assign(record, changes, { updatedAt: this.#parts.state.timestamp() });
+    return this.#parts.state.pullRequestSnapshot(repository, record);
+  }
+
+  /** Seeds an issue comment written by someone (a human by default, or another bot). */
+  addComment(
+    pullRequest: PullRequestKey,
+    comment: { body: string; user: string },
+  ): IssueCommentRecord {
+    const { state } = this.#parts;
+    const { repository, record } = this.#pullRequest(pullRequest);
+    const id = state.nextId();
+    const now = state.timestamp();
+    const created: IssueCommentRecord = {
+      id,
+      owner: repository.owner.login,
+      repo: repository.name,
+      issueNumber: record.number,
+      body: comment.body,
+      user: state.user(comment.user),
+      createdAt: now,
+      updatedAt: now,
+      htmlUrl: `${state.urls.html}/${repository.owner.login}/${repository.name}/pull/${record.number}#issuecomment-${id}`,
+    };
+    state.comments.set(id, created);
+    return structuredClone(created);
+  }
+
+  /** A token with which requests act as this (human) user. */
+  createUserToken(login: string): string {
+    const token = `ghp_${randomBytes(18).toString("hex")}`;
+    this.#parts.state.userTokens.set(token, login);
+    this.#parts.state.user(login);
+    return token;
+  }
+
+  // ---- inspection
+
+  pullRequest(pullRequest: PullRequestKey): PullRequestSnapshot {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    return this.#parts.state.pullRequestSnapshot(repository, record);
+  }
+
+  comments(pullRequest: PullRequestKey): IssueCommentRecord[] {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    return [...this.#parts.state.comments.values()]
+      .filter(
+        (comment) =>
+          comment.owner === repository.owner.login &&
+          comment.repo === repository.name &&
+          comment.issueNumber === record.number,
+      )
+      .sort((left, right) => left.id - right.id)
+      .map((comment) => structuredClone(comment));
+  }
+
+  reviews(pullRequest: PullRequestKey): ReviewRecord[] {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    return [...this.#parts.state.reviews.values()]
+      .filter(
+        (review) =>
+          review.owner === repository.owner.login &&
+          review.repo === repository.name &&
+          review.pullNumber === record.number,
+      )
+      .map((review) => structuredClone(review));
+  }
+
+  checkRuns(headSha: string): CheckRunRecord[] {
+    return [...this.#parts.state.checkRuns.values()]
+      .filter((checkRun) => checkRun.headSha === headSha)
+      .map((checkRun) => structuredClone(checkRun));
+  }
+
+  reactions(commentId: number): ReactionRecord[] {
+    return this.#parts.state.reactions
+      .filter((reaction) => reaction.commentId === commentId)
+      .map((reaction) => structuredClone(reaction));
+  }
+
+  requests(filter?: RequestFilter): RecordedRequest[] {
+    return this.#parts.log.requests(filter).map((entry) => structuredClone(entry));
+  }
+
+  /** Request bodies that did not match GitHub's OpenAPI description: tests expect none. */
+  get validationErrors(): ValidationFailure[] {
+    return structuredClone(this.#parts.validationFailures);
+  }
+
+  /** Requests to endpoints the fake does not know (answered 404). */
+  get unknownRoutes(): RecordedRequest[] {
+    return structuredClone(this.#parts.unknownRoutes);
+  }
+
+  /** Installation tokens handed out by the token exchange (never logged elsewhere). */
+  get issuedTokens(): IssuedToken[] {
+    return [...this.#parts.state.tokens.values()].map((token) => ({ ...token }));
+  }
+
+  contentCreatingPerMinute(): MinuteCount[] {
+    return this.#parts.log.contentCreatingPerMinute();
+  }
+
+  peakContentCreatingPerMinute(): number {
+    return this.#parts.log.peakContentCreatingPerMinute();
+  }
+
+  // ---- fault injection
+
+  enqueueFault(fault: ScriptedFault): void {
+    this.#parts.faults.enqueue(fault);
+  }
+
+  /** The next matching request gets `status` (GitHub's error body unless given). */
+  failNext(
+    method: string,
+    path: PathPattern,
+    status: number,
+    options: Pick<ScriptedFault, "body" | "headers" | "times"> = {},
+  ): void {
+    this.enqueueFault({ method, path, status, ...options });
+  }
+
+  /** The next matching request hits GitHub's secondary rate limit (403 + retry-after). */
+  secondaryRateLimitNext(method: string, path: PathPattern, retryAfterSeconds = 60): void {
+    this.enqueueFault({
+      method,
+      path,
+      status: 403,
+      headers: { "retry-after": String(retryAfterSeconds) },
+      body: {
+        message: secondaryRateLimitMessage,
+        documentation_url:
+          "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+        status: "403",
+      },
+    });
+  }
+
+  setLatency(method: string, path: PathPattern, milliseconds: number): void {
+    this.#parts.faults.setLatency(method, path, milliseconds);
+  }
+
+  clearFaults(): void {
+    this.#parts.faults.clear();
+  }
+
+  get pendingFaults(): number {
+    return this.#parts.faults.pending;
+  }
+
+  // ---- helpers
+
+  #repository(key: RepositoryKey | undefined): RepositoryRecord {
+    const { repositories } = this.#parts.state;
+    if (key === undefined) {
+      const [only, ...others] = repositories.values();
+      if (only === undefined || others.length > 0) {
+        throw new Error("name the repository: the fake holds none or several");
+      }
+      return only;
+    }
+    const found = this.#parts.state.findRepository(key.owner, key.repo);
+    if (found === undefined) throw new Error(`no repository ${key.owner}/${key.repo}`);
+    return found;
+  }
+
+  #pullRequest(key: PullRequestKey): { repository: RepositoryRecord; record: PullRequestRecord } {
+    const repository = this.#repository(key);
+    const record = repository.pullRequests.get(key.number);
+    if (record === undefined)
+      throw new Error(`no pull request ${key.owner}/${key.repo}#${key.number}`);
+    return { repository, record };
+  }
+
+  #recompute(repository: RepositoryRecord, pullRequest: PullRequestRecord): void {
+    const base = repository.commits.get(pullRequest.baseSha);
+    const head = repository.commits.get(pullRequest.headSha);
+    if (base === undefined || head === undefined) return;
+    pullRequest.files = diffTrees(base.tree, head.tree, pullRequest.renames);
+    pullRequest.diff = pullRequest.files.map((file) => file.diffText).join("");
+  }
+}
