@@ -1,0 +1,85 @@
+import type { LensEvent } from "../agent/lens-event.js";
+import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "./round-status.js";
+
+export interface RoundStatusSeed {
+  headSha: string;
+  round: number;
+  /** Reviewers in config order, each with its lenses in config order. */
+  reviewers: { model: string; provider: string; lenses: string[] }[];
+  notReviewed: NotReviewed[];
+  resumed?: boolean;
+}
+
+/**
+ * The status board's state, folded from lens events. Pure: `apply` returns a
+ * new RoundStatus and never mutates the one it was given.
+ */
+export function initialRoundStatus(seed: RoundStatusSeed, now: number): RoundStatus {
+  return {
+    headSha: seed.headSha,
+    round: seed.round,
+    updatedAt: new Date(now),
+    reviewers: seed.reviewers.map(
+      (reviewer): ReviewerStatus => ({
+        model: reviewer.model,
+        provider: reviewer.provider,
+        lenses: reviewer.lenses.map((lens): LensStatus => ({ lens, state: "queued" })),
+      }),
+    ),
+    notReviewed: seed.notReviewed,
+    finished: false,
+    ...(seed.resumed === true ? { resumed: true } : {}),
+  };
+}
+
+export function applyLensEvent(status: RoundStatus, event: LensEvent): RoundStatus {
+  const reviewers = status.reviewers.map((reviewer) => {
+    if (reviewer.model !== event.model) return reviewer;
+    return {
+      ...reviewer,
+      lenses: reviewer.lenses.map((lens) =>
+        lens.lens === event.lens ? nextLensStatus(lens, event) : lens,
+      ),
+    };
+  });
+  return { ...status, reviewers, updatedAt: new Date(event.at) };
+}
+
+function nextLensStatus(current: LensStatus, event: LensEvent): LensStatus {
+  // A lens that has ended stays ended: late events of an aborted call change nothing.
+  if (current.state === "done" || current.state === "failed" || current.state === "cancelled") {
+    return current;
+  }
+  switch (event.type) {
+    case "queued":
+      return { lens: current.lens, state: "queued" };
+    case "running":
+    case "tool":
+      return { lens: current.lens, state: "running", turn: event.turn };
+    case "verifying":
+      return { ...current, state: "running" };
+    case "done":
+      return { lens: current.lens, state: "done", verdict: event.verdict };
+    case "failed":
+      return { lens: current.lens, state: "failed", reason: event.reason };
+    case "cancelled":
+      return { lens: current.lens, state: "cancelled", reason: event.reason };
+  }
+}
+
+/** Marks every lens that has not ended as cancelled (a newer push, a shutdown). */
+export function cancelRemaining(status: RoundStatus, reason: string, now: number): RoundStatus {
+  return {
+    ...status,
+    updatedAt: new Date(now),
+    reviewers: status.reviewers.map((reviewer) => ({
+      ...reviewer,
+      lenses: reviewer.lenses.map(
+        (lens): LensStatus =>
+          lens.state === "queued" || lens.state === "running"
+            ? { lens: lens.lens, state: "cancelled", reason }
+            : lens,
+      ),
+    })),
+  };
+}
