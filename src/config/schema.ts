@@ -71,6 +71,8 @@ export const ReviewConfig = z.strictObject({
   verify: z.boolean().default(true),
   maxTurns: z.number().int().min(1).max(200).default(24),
   timeoutSeconds: z.number().int().min(1).max(7200).default(900),
+  /** Characters of diff put in each reviewer's prompt; files beyond it are listed, never cut. */
+  diffBudgetChars: z.number().int().min(1000).max(2_000_000).default(120_000),
 });
 export type ReviewConfig = z.infer<typeof ReviewConfig>;
 

@@ -1,0 +1,48 @@
+import { ConfigError, type ConfigIssue } from "../config/config-error.js";
+import { parseConfigText } from "../config/parse-config-text.js";
+import { DEFAULT_REPO_CONFIG, RepoConfig } from "../config/repo-config-schema.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+
+export const REPO_CONFIG_PATH = ".github/gadfly.yml";
+
+export interface LoadedRepoConfig {
+  config: RepoConfig;
+  /** Set when the file exists but is invalid: the round runs on defaults and says so on the PR. */
+  issues: ConfigIssue[] | null;
+}
+
+/**
+ * Reads `.github/gadfly.yml` from the default branch, never from the PR's
+ * head: a pull request must not rewrite its own review.
+ */
+export async function loadRepoConfig(
+  octokit: GitHubClient,
+  repo: RepoRef,
+): Promise<LoadedRepoConfig> {
+  const { data: repository } = await octokit.rest.repos.get({ ...repo });
+  let text: string;
+  try {
+    const { data } = await octokit.rest.repos.getContent({
+      ...repo,
+      path: REPO_CONFIG_PATH,
+      ref: repository.default_branch,
+    });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+      return {
+        config: DEFAULT_REPO_CONFIG,
+        issues: [{ path: "", message: `${REPO_CONFIG_PATH} is not a file` }],
+      };
+    }
+    text = Buffer.from(data.content, "base64").toString("utf8");
+  } catch (error) {
+    if ((error as { status?: number }).status === 404)
+      return { config: DEFAULT_REPO_CONFIG, issues: null };
+    throw error;
+  }
+  try {
+    return { config: parseConfigText(REPO_CONFIG_PATH, text, RepoConfig), issues: null };
+  } catch (error) {
+    if (error instanceof ConfigError) return { config: DEFAULT_REPO_CONFIG, issues: error.issues };
+    throw error;
+  }
+}

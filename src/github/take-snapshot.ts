@@ -1,0 +1,158 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { DiffFile } from "../diff/diff-file.js";
+import { parsePatch } from "../diff/parse-patch.js";
+import { parseUnifiedDiff } from "../diff/parse-unified-diff.js";
+import type { NotReviewed } from "../run/round-status.js";
+import { extractTarball } from "./extract-tarball.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+
+export interface PullRequestSnapshot {
+  title: string;
+  description: string;
+  /** The SHA reviewed (the one asked for, even if the PR has moved on since). */
+  headSha: string;
+  /** The PR's head when the snapshot was taken: a newer one means this round is stale. */
+  currentHeadSha: string;
+  draft: boolean;
+  files: DiffFile[];
+  /** Files whose content could not be had (no patch, too large to extract…). */
+  notReviewed: NotReviewed[];
+  workspaceDir: string;
+  /** How the head tree was obtained. */
+  workspaceSource: "tarball" | "contents";
+}
+
+/** GitHub lists at most 3,000 files of a pull request. */
+const MAX_LISTED_FILES = 3000;
+
+/**
+ * Everything a round needs from GitHub at one head SHA: the PR's metadata,
+ * its changed files with patches (paginated), and the head tree in a
+ * workspace directory (the tarball, extracted in-process within limits; the
+ * contents API for the changed files as a fallback).
+ */
+export async function takeSnapshot(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  pullNumber: number,
+  headSha: string,
+  workspaceDir: string,
+): Promise<PullRequestSnapshot> {
+  const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
+  const listed = await octokit.paginate(octokit.rest.pulls.listFiles, {
+    ...repo,
+    pull_number: pullNumber,
+    per_page: 100,
+  });
+  const notReviewed: NotReviewed[] = [];
+  const files: DiffFile[] = [];
+  const missingPatch: string[] = [];
+  for (const entry of listed) {
+    const details = {
+      status: entry.status,
+      ...(entry.previous_filename === undefined ? {} : { previousPath: entry.previous_filename }),
+    };
+    if (entry.patch !== undefined && entry.patch !== "") {
+      files.push(parsePatch(entry.filename, entry.patch, details));
+    } else if (entry.changes > 0) {
+      missingPatch.push(entry.filename);
+    } else {
+      files.push({
+        ...parsePatch(entry.filename, "", details),
+        binary: entry.status !== "renamed",
+      });
+    }
+  }
+  if (missingPatch.length > 0) {
+    // GitHub leaves out the patch of a large file; the whole diff may still hold it.
+    const recovered = await diffFilesFor(octokit, repo, pullNumber, new Set(missingPatch));
+    for (const path of missingPatch) {
+      const file = recovered.get(path);
+      if (file === undefined) notReviewed.push({ path, reason: "too-large" });
+      else files.push(file);
+    }
+  }
+  if (pull.changed_files > MAX_LISTED_FILES) {
+    notReviewed.push({
+      path: `(${pull.changed_files - MAX_LISTED_FILES} more files GitHub does not list)`,
+      reason: "too-large",
+    });
+  }
+
+  let workspaceSource: PullRequestSnapshot["workspaceSource"] = "tarball";
+  try {
+    const extracted = await downloadTree(octokit, repo, headSha, workspaceDir);
+    for (const skipped of extracted.skipped) {
+      if (files.some((file) => file.path === skipped.path)) {
+        notReviewed.push({ path: skipped.path, reason: "too-large" });
+      }
+    }
+  } catch {
+    workspaceSource = "contents";
+    await fetchChangedFiles(octokit, repo, headSha, files, workspaceDir);
+  }
+  return {
+    title: pull.title,
+    description: pull.body ?? "",
+    headSha,
+    currentHeadSha: pull.head.sha,
+    draft: pull.draft ?? false,
+    files,
+    notReviewed,
+    workspaceDir,
+    workspaceSource,
+  };
+}
+
+async function diffFilesFor(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  pullNumber: number,
+  paths: ReadonlySet<string>,
+): Promise<Map<string, DiffFile>> {
+  try {
+    const { data } = await octokit.rest.pulls.get({
+      ...repo,
+      pull_number: pullNumber,
+      mediaType: { format: "diff" },
+    });
+    const text = data as unknown as string;
+    return new Map(
+      parseUnifiedDiff(text)
+        .filter((file) => paths.has(file.path))
+        .map((file) => [file.path, file]),
+    );
+  } catch {
+    // Too large for GitHub to render (406) or unparsable: those files are listed as not reviewed.
+    return new Map();
+  }
+}
+
+async function downloadTree(octokit: GitHubClient, repo: RepoRef, ref: string, dir: string) {
+  const response = await octokit.request("GET /repos/{owner}/{repo}/tarball/{ref}", {
+    ...repo,
+    ref,
+    request: { parseSuccessResponseBody: false },
+  });
+  return extractTarball(response.data as unknown as ReadableStream<Uint8Array>, dir);
+}
+
+async function fetchChangedFiles(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  ref: string,
+  files: readonly DiffFile[],
+  dir: string,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const file of files) {
+    if (file.newPath === null || file.binary) continue;
+    const { data } = await octokit.rest.repos.getContent({ ...repo, path: file.newPath, ref });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) continue;
+    const target = join(dir, file.newPath);
+    if (!target.startsWith(`${dir}/`)) continue;
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, Buffer.from(data.content, "base64"));
+  }
+}

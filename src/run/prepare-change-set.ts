@@ -1,0 +1,50 @@
+import picomatch from "picomatch";
+import type { DiffFile } from "../diff/diff-file.js";
+import { packDiff } from "../diff/pack-diff.js";
+import type { ChangeSet } from "./change-set.js";
+import type { NotReviewed } from "./round-status.js";
+
+export interface ChangeSetSource {
+  title: string;
+  description: string;
+  headSha: string;
+  files: DiffFile[];
+  workspaceDir: string;
+  /** Globs from the repo config: matching files are left out and listed as ignored. */
+  ignore: readonly string[];
+  diffBudgetChars: number;
+  /** Files the snapshot could not take (e.g. skipped by size while extracting). */
+  alsoNotReviewed?: readonly NotReviewed[];
+}
+
+/** Applies the ignore globs and packs the rest into the reviewers' budget; nothing is dropped silently. */
+export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
+  const isIgnored =
+    source.ignore.length === 0 ? () => false : picomatch([...source.ignore], { dot: true });
+  const notReviewed: NotReviewed[] = [];
+  const reviewed: DiffFile[] = [];
+  for (const file of source.files) {
+    if (isIgnored(file.path) || (file.oldPath !== null && isIgnored(file.oldPath))) {
+      notReviewed.push({ path: file.path, reason: "ignored" });
+    } else {
+      reviewed.push(file);
+    }
+  }
+  const packed = packDiff(reviewed, source.diffBudgetChars);
+  for (const omitted of packed.omitted)
+    notReviewed.push({ path: omitted.path, reason: omitted.reason });
+  const seen = new Set(notReviewed.map((entry) => entry.path));
+  for (const entry of source.alsoNotReviewed ?? []) {
+    if (!seen.has(entry.path)) notReviewed.push(entry);
+  }
+  return {
+    title: source.title,
+    description: source.description,
+    headSha: source.headSha,
+    files: source.files,
+    packedDiff: packed.text,
+    included: packed.included,
+    notReviewed,
+    workspaceDir: source.workspaceDir,
+  };
+}
