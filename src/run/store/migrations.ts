@@ -1,0 +1,99 @@
+/**
+ * One schema change. Statements run in order, all pending migrations in one
+ * transaction. Each dialect has its own list so PostgreSQL can diverge where
+ * it must; the SQL is kept portable (TEXT, INTEGER, BIGINT; epoch
+ * milliseconds for time; JSON as TEXT) so most migrations share one list.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: readonly string[];
+  postgres: readonly string[];
+}
+
+/** Where applied versions are recorded (`user_version` is SQLite-only). */
+export const MIGRATIONS_TABLE = "gadfly_schema_migrations";
+
+const initialSchema = [
+  `CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY,
+    event TEXT NOT NULL,
+    received_at BIGINT NOT NULL
+  )`,
+  "CREATE INDEX deliveries_received_at ON deliveries (received_at)",
+  `CREATE TABLE rounds (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    installation_id BIGINT NOT NULL,
+    pull_number BIGINT NOT NULL,
+    head_sha TEXT NOT NULL,
+    round_number INTEGER NOT NULL,
+    trigger_kind TEXT NOT NULL CHECK (trigger_kind IN ('push', 'comment', 'rerequest')),
+    trigger_delivery_id TEXT NOT NULL,
+    trigger_actor TEXT,
+    state TEXT NOT NULL
+      CHECK (state IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    superseded_by TEXT,
+    failure TEXT,
+    status_comment_id BIGINT,
+    consensus_comment_id BIGINT,
+    review_id BIGINT,
+    check_run_id BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    finished_at BIGINT
+  )`,
+  "CREATE UNIQUE INDEX rounds_number ON rounds (owner, repo, pull_number, round_number)",
+  // The database, not only the code, refuses a second live round for one (PR, SHA).
+  `CREATE UNIQUE INDEX rounds_one_live_per_sha ON rounds (owner, repo, pull_number, head_sha)
+    WHERE state IN ('queued', 'running')`,
+  "CREATE INDEX rounds_unfinished ON rounds (created_at) WHERE state IN ('queued', 'running')",
+  `CREATE TABLE lens_runs (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    lens TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'done', 'failed', 'cancelled')),
+    report TEXT,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0,
+    started_at BIGINT,
+    finished_at BIGINT,
+    PRIMARY KEY (round_id, model, lens)
+  )`,
+  `CREATE TABLE transcripts (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    lens TEXT NOT NULL,
+    messages TEXT NOT NULL,
+    saved_at BIGINT NOT NULL,
+    PRIMARY KEY (round_id, model, lens)
+  )`,
+  "CREATE INDEX transcripts_saved_at ON transcripts (saved_at)",
+  `CREATE TABLE round_findings (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    title TEXT NOT NULL,
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    severity TEXT NOT NULL,
+    url TEXT,
+    PRIMARY KEY (round_id, ordinal)
+  )`,
+  `CREATE TABLE posted_inline (
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    pull_number BIGINT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    comment_id BIGINT NOT NULL,
+    posted_at BIGINT NOT NULL,
+    PRIMARY KEY (owner, repo, pull_number, fingerprint)
+  )`,
+];
+
+/** Every schema change, oldest first; append only, never edit a released one. */
+export const migrations: readonly Migration[] = [
+  { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
+];

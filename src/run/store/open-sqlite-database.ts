@@ -1,0 +1,47 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3, { type Database } from "better-sqlite3";
+import { migrateSqlite } from "./migrate-sqlite.js";
+import { migrations } from "./migrations.js";
+import { StoreOpenError } from "./store-open-error.js";
+
+export interface OpenSqliteOptions {
+  path: string;
+  /** How long a write waits for another connection's lock before failing. */
+  busyTimeoutMs: number;
+  /** Recorded with each migration applied. */
+  now: number;
+}
+
+/**
+ * Opens (creating if needed) and migrates the database, with WAL so readers
+ * never block the writer, a busy timeout so concurrent writers queue instead
+ * of failing, and foreign keys on. Every failure becomes a StoreOpenError.
+ */
+export function openSqliteDatabase(options: OpenSqliteOptions): Database {
+  const { path } = options;
+  let database: Database | undefined;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    database = new BetterSqlite3(path, { timeout: options.busyTimeoutMs });
+    database.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
+    // The first statement reads the header: a file that is not a database fails here.
+    const mode = database.pragma("journal_mode = WAL", { simple: true });
+    if (mode !== "wal") {
+      throw new StoreOpenError(
+        path,
+        "failed",
+        `The run store ${path} cannot use write-ahead logging (journal mode stays ${String(mode)}). ` +
+          "Put GADFLY_DATA_DIR on a local file system.",
+      );
+    }
+    // FULL: a commit survives power loss too; the store commits rarely.
+    database.pragma("synchronous = FULL");
+    database.pragma("foreign_keys = ON");
+    migrateSqlite(database, path, migrations, options.now);
+    return database;
+  } catch (error) {
+    database?.close();
+    throw StoreOpenError.fromCause(path, error);
+  }
+}

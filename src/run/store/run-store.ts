@@ -1,0 +1,168 @@
+import type { LensReport } from "../../agent/lens-report.js";
+import type { PreviousFinding } from "../../consensus/consensus.js";
+import type { Message } from "../../llm/message.js";
+
+/** A repository as GitHub's payloads spell it; compared exactly. */
+export interface RepositoryRef {
+  owner: string;
+  repo: string;
+}
+
+export type TriggerKind = "push" | "comment" | "rerequest";
+
+export interface RoundTrigger {
+  kind: TriggerKind;
+  /** The webhook delivery that started the round. */
+  deliveryId: string;
+  /** Login of who asked (comment, re-request); absent for pushes. */
+  actor?: string;
+}
+
+/** queued → running → completed | failed | cancelled; the last three are terminal. */
+export type RoundState = "queued" | "running" | "completed" | "failed" | "cancelled";
+
+/** GitHub ids of what the round published; absent until set. */
+export interface RoundArtifacts {
+  statusCommentId?: number;
+  consensusCommentId?: number;
+  reviewId?: number;
+  checkRunId?: number;
+}
+
+/** One review round of one pull request at one head SHA. */
+export interface StoredRound {
+  id: string;
+  repo: RepositoryRef;
+  installationId: number;
+  pullNumber: number;
+  headSha: string;
+  /** 1, 2, 3… over the pull request's history (every SHA, every outcome). */
+  number: number;
+  trigger: RoundTrigger;
+  state: RoundState;
+  /** How many times the round was marked running: above 1 means it was resumed. */
+  attempts: number;
+  /** The newer head SHA that cancelled this round. */
+  supersededBy: string | null;
+  /** Why the round failed or was cancelled, safe to publish. */
+  failure: string | null;
+  artifacts: RoundArtifacts;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface StartRoundInput {
+  repo: RepositoryRef;
+  installationId: number;
+  pullNumber: number;
+  /** The pull request's current head SHA: older rounds of the PR at any other SHA are superseded. */
+  headSha: string;
+  trigger: RoundTrigger;
+}
+
+export interface StartRoundResult {
+  /** The new round (queued), or the round already queued/running for this (PR, SHA). */
+  round: StoredRound;
+  /** False when the trigger joined a round already queued or running. */
+  created: boolean;
+  /** Rounds of the same PR at other SHAs, now cancelled: abort their in-flight work. */
+  superseded: StoredRound[];
+}
+
+export type RoundEnding =
+  | { state: "completed" }
+  | { state: "failed"; failure: string }
+  | { state: "cancelled"; failure?: string; supersededBy?: string };
+
+/** A round left queued or running (e.g. by a crash), with what it already paid for. */
+export interface UnfinishedRound {
+  round: StoredRound;
+  /** Lenses already ended: do not call them again. */
+  lensReports: LensReport[];
+}
+
+export interface PreviousRound {
+  roundId: string;
+  round: number;
+  headSha: string;
+  /** In the order they were saved. */
+  findings: PreviousFinding[];
+}
+
+export interface PostedInline {
+  fingerprint: string;
+  commentId: number;
+  postedAt: Date;
+}
+
+/**
+ * Durable state of review rounds. Async throughout so a networked database
+ * can implement it; every method that checks and then writes does so
+ * atomically, with the uniqueness rules enforced by the database itself.
+ */
+export interface RunStore {
+  /** "new" exactly once per delivery id, however many callers race. */
+  recordDelivery(id: string, event: string, receivedAt: Date): Promise<"new" | "duplicate">;
+
+  /**
+   * Starts (or joins) the round of a (PR, head SHA): at most one round per
+   * (PR, SHA) is queued or running. In the same transaction, every queued or
+   * running round of the PR at another SHA is cancelled with `supersededBy`.
+   */
+  startRound(input: StartRoundInput): Promise<StartRoundResult>;
+  /** Cancels the PR's queued/running rounds at SHAs other than `newHeadSha`; returns them. */
+  supersedeRounds(
+    repo: RepositoryRef,
+    pullNumber: number,
+    newHeadSha: string,
+  ): Promise<StoredRound[]>;
+  findRound(roundId: string): Promise<StoredRound | null>;
+  /** queued → running (or running again on resume; counts an attempt). False once the round ended. */
+  markRoundRunning(roundId: string): Promise<boolean>;
+  /** Ends a queued/running round. False when it had already ended: the first ending wins. */
+  finishRound(roundId: string, ending: RoundEnding): Promise<boolean>;
+  /** Sets the given artifact ids; those not given keep their value. */
+  setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void>;
+
+  /** False when the lens already ended in this round: it must not be called again. */
+  markLensRunning(roundId: string, model: string, lens: string): Promise<boolean>;
+  /**
+   * Records how a lens ended (its outcome, report and token usage); a later
+   * save replaces an earlier one. Save only lenses that really ended: a lens
+   * interrupted by shutdown is left running so it resumes.
+   */
+  saveLensReport(roundId: string, report: LensReport): Promise<void>;
+  /** Reports saved for the round, ordered by model then lens. */
+  lensReports(roundId: string): Promise<LensReport[]>;
+  /** Kept apart from reports so retention can prune them. */
+  saveTranscript(roundId: string, model: string, lens: string, messages: Message[]): Promise<void>;
+  transcript(roundId: string, model: string, lens: string): Promise<Message[] | null>;
+
+  /** Rounds still queued or running, oldest first, with their saved lens reports. */
+  unfinishedRounds(): Promise<UnfinishedRound[]>;
+
+  /** Replaces the findings published by the round. */
+  saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void>;
+  /** The PR's last completed round numbered below `beforeRoundNumber`, or null. */
+  previousRound(
+    repo: RepositoryRef,
+    pullNumber: number,
+    beforeRoundNumber: number,
+  ): Promise<PreviousRound | null>;
+  /** Remembers an inline comment posted for a finding; a later post of it replaces the id. */
+  savePostedInline(
+    repo: RepositoryRef,
+    pullNumber: number,
+    fingerprint: string,
+    commentId: number,
+  ): Promise<void>;
+  postedInline(repo: RepositoryRef, pullNumber: number): Promise<PostedInline[]>;
+
+  /** Deletes transcripts saved before `olderThan`; returns how many. */
+  pruneTranscripts(olderThan: Date): Promise<number>;
+  /** Deletes delivery ids received before `olderThan`: a redelivery after that counts as new. */
+  pruneDeliveries(olderThan: Date): Promise<number>;
+
+  close(): Promise<void>;
+}

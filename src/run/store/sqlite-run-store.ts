@@ -1,0 +1,402 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "better-sqlite3";
+import type { LensReport } from "../../agent/lens-report.js";
+import type { PreviousFinding } from "../../consensus/consensus.js";
+import type { Severity } from "../../findings/schema.js";
+import type { Message } from "../../llm/message.js";
+import { type Clock, systemClock } from "../clock.js";
+import { openSqliteDatabase } from "./open-sqlite-database.js";
+import { type RoundRow, roundFromRow } from "./round-from-row.js";
+import type {
+  PostedInline,
+  PreviousRound,
+  RepositoryRef,
+  RoundArtifacts,
+  RoundEnding,
+  RunStore,
+  StartRoundInput,
+  StartRoundResult,
+  StoredRound,
+  UnfinishedRound,
+} from "./run-store.js";
+
+export interface SqliteRunStoreOptions {
+  /** The database file, e.g. `<GADFLY_DATA_DIR>/gadfly.sqlite`; its directory is created. */
+  path: string;
+  clock?: Pick<Clock, "now">;
+  /** Round ids; random UUIDs by default. */
+  newId?: () => string;
+  /** How long a write waits for another process's lock; 5 s by default. */
+  busyTimeoutMs?: number;
+}
+
+interface PullKey {
+  owner: string;
+  repo: string;
+  pull_number: number;
+}
+
+interface FindingRow {
+  fingerprint: string;
+  title: string;
+  file: string;
+  line: number;
+  severity: string;
+  url: string | null;
+}
+
+const LIVE = "state IN ('queued', 'running')";
+const SAME_PULL = "owner = @owner AND repo = @repo AND pull_number = @pull_number";
+
+/** The embedded RunStore: one SQLite file, safe to share between processes on one host. */
+export class SqliteRunStore implements RunStore {
+  private readonly database: Database;
+  private readonly clock: Pick<Clock, "now">;
+  private readonly newId: () => string;
+
+  /** Opens or creates the store; throws StoreOpenError with what to do when it cannot. */
+  static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
+    const clock = options.clock ?? systemClock;
+    const database = openSqliteDatabase({
+      path: options.path,
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      now: clock.now(),
+    });
+    return new SqliteRunStore(database, clock, options.newId ?? randomUUID);
+  }
+
+  private constructor(database: Database, clock: Pick<Clock, "now">, newId: () => string) {
+    this.database = database;
+    this.clock = clock;
+    this.newId = newId;
+  }
+
+  async recordDelivery(id: string, event: string, receivedAt: Date): Promise<"new" | "duplicate"> {
+    const result = this.database
+      .prepare<[string, string, number]>(
+        "INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+      )
+      .run(id, event, receivedAt.getTime());
+    return result.changes === 1 ? "new" : "duplicate";
+  }
+
+  async startRound(input: StartRoundInput): Promise<StartRoundResult> {
+    const start = this.database.transaction((): StartRoundResult => {
+      const now = this.clock.now();
+      const key = pullKey(input.repo, input.pullNumber);
+      const superseded = this.supersede(key, input.headSha, now);
+      const live = this.database
+        .prepare<[PullKey & { head_sha: string }], RoundRow>(
+          `SELECT * FROM rounds WHERE ${SAME_PULL} AND head_sha = @head_sha AND ${LIVE}`,
+        )
+        .get({ ...key, head_sha: input.headSha });
+      if (live !== undefined) return { round: roundFromRow(live), created: false, superseded };
+      const next = this.database
+        .prepare<[PullKey], { next: number }>(
+          `SELECT COALESCE(MAX(round_number), 0) + 1 AS next FROM rounds WHERE ${SAME_PULL}`,
+        )
+        .get(key);
+      const row = this.database
+        .prepare<[Record<string, string | number | null>], RoundRow>(
+          `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
+             trigger_kind, trigger_delivery_id, trigger_actor, state, attempts, created_at, updated_at)
+           VALUES (@id, @owner, @repo, @installation_id, @pull_number, @head_sha, @round_number,
+             @trigger_kind, @trigger_delivery_id, @trigger_actor, 'queued', 0, @now, @now)
+           RETURNING *`,
+        )
+        .get({
+          ...key,
+          id: this.newId(),
+          installation_id: input.installationId,
+          head_sha: input.headSha,
+          round_number: next?.next ?? 1,
+          trigger_kind: input.trigger.kind,
+          trigger_delivery_id: input.trigger.deliveryId,
+          trigger_actor: input.trigger.actor ?? null,
+          now,
+        });
+      if (row === undefined) throw new Error("inserting a round returned no row");
+      return { round: roundFromRow(row), created: true, superseded };
+    });
+    // IMMEDIATE: take the write lock before reading, so concurrent starts queue instead of racing.
+    return start.immediate();
+  }
+
+  async supersedeRounds(
+    repo: RepositoryRef,
+    pullNumber: number,
+    newHeadSha: string,
+  ): Promise<StoredRound[]> {
+    const run = this.database.transaction(() =>
+      this.supersede(pullKey(repo, pullNumber), newHeadSha, this.clock.now()),
+    );
+    return run.immediate();
+  }
+
+  private supersede(key: PullKey, newHeadSha: string, now: number): StoredRound[] {
+    const rows = this.database
+      .prepare<[PullKey & { sha: string; now: number }], RoundRow>(
+        `UPDATE rounds SET state = 'cancelled', superseded_by = @sha, updated_at = @now, finished_at = @now
+         WHERE ${SAME_PULL} AND head_sha <> @sha AND ${LIVE}
+         RETURNING *`,
+      )
+      .all({ ...key, sha: newHeadSha, now });
+    return rows.map(roundFromRow).sort((left, right) => left.number - right.number);
+  }
+
+  async findRound(roundId: string): Promise<StoredRound | null> {
+    const row = this.database
+      .prepare<[string], RoundRow>("SELECT * FROM rounds WHERE id = ?")
+      .get(roundId);
+    return row === undefined ? null : roundFromRow(row);
+  }
+
+  async markRoundRunning(roundId: string): Promise<boolean> {
+    const result = this.database
+      .prepare<[number, string]>(
+        `UPDATE rounds SET state = 'running', attempts = attempts + 1, updated_at = ?
+         WHERE id = ? AND ${LIVE}`,
+      )
+      .run(this.clock.now(), roundId);
+    return result.changes === 1;
+  }
+
+  async finishRound(roundId: string, ending: RoundEnding): Promise<boolean> {
+    const now = this.clock.now();
+    const result = this.database
+      .prepare<[Record<string, string | number | null>]>(
+        `UPDATE rounds SET state = @state, failure = @failure,
+           superseded_by = COALESCE(@superseded_by, superseded_by), updated_at = @now, finished_at = @now
+         WHERE id = @id AND ${LIVE}`,
+      )
+      .run({
+        id: roundId,
+        state: ending.state,
+        failure: ending.state === "completed" ? null : (ending.failure ?? null),
+        superseded_by: ending.state === "cancelled" ? (ending.supersededBy ?? null) : null,
+        now,
+      });
+    return result.changes === 1;
+  }
+
+  async setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void> {
+    const result = this.database
+      .prepare<[Record<string, string | number | null>]>(
+        `UPDATE rounds SET
+           status_comment_id = COALESCE(@status, status_comment_id),
+           consensus_comment_id = COALESCE(@consensus, consensus_comment_id),
+           review_id = COALESCE(@review, review_id),
+           check_run_id = COALESCE(@check_run, check_run_id),
+           updated_at = @now
+         WHERE id = @id`,
+      )
+      .run({
+        id: roundId,
+        status: artifacts.statusCommentId ?? null,
+        consensus: artifacts.consensusCommentId ?? null,
+        review: artifacts.reviewId ?? null,
+        check_run: artifacts.checkRunId ?? null,
+        now: this.clock.now(),
+      });
+    if (result.changes === 0) throw new Error(`No round ${roundId} in the run store`);
+  }
+
+  async markLensRunning(roundId: string, model: string, lens: string): Promise<boolean> {
+    const result = this.database
+      .prepare<[string, string, string, number]>(
+        `INSERT INTO lens_runs (round_id, model, lens, state, started_at) VALUES (?, ?, ?, 'running', ?)
+         ON CONFLICT (round_id, model, lens) DO UPDATE SET started_at = excluded.started_at
+         WHERE lens_runs.state = 'running'`,
+      )
+      .run(roundId, model, lens, this.clock.now());
+    return result.changes === 1;
+  }
+
+  async saveLensReport(roundId: string, report: LensReport): Promise<void> {
+    this.database
+      .prepare<[Record<string, string | number>]>(
+        `INSERT INTO lens_runs
+           (round_id, model, lens, state, report, input_tokens, output_tokens, finished_at)
+         VALUES (@round_id, @model, @lens, @state, @report, @input_tokens, @output_tokens, @now)
+         ON CONFLICT (round_id, model, lens) DO UPDATE SET
+           state = excluded.state, report = excluded.report, input_tokens = excluded.input_tokens,
+           output_tokens = excluded.output_tokens, finished_at = excluded.finished_at`,
+      )
+      .run({
+        round_id: roundId,
+        model: report.model,
+        lens: report.lens,
+        state: report.outcome,
+        report: JSON.stringify(report),
+        input_tokens: report.usage.inputTokens,
+        output_tokens: report.usage.outputTokens,
+        now: this.clock.now(),
+      });
+  }
+
+  async lensReports(roundId: string): Promise<LensReport[]> {
+    const rows = this.database
+      .prepare<[string], { report: string }>(
+        `SELECT report FROM lens_runs WHERE round_id = ? AND report IS NOT NULL
+         ORDER BY model, lens`,
+      )
+      .all(roundId);
+    // Written by saveLensReport from a typed LensReport.
+    return rows.map((row) => JSON.parse(row.report) as LensReport);
+  }
+
+  async saveTranscript(
+    roundId: string,
+    model: string,
+    lens: string,
+    messages: Message[],
+  ): Promise<void> {
+    this.database
+      .prepare<[string, string, string, string, number]>(
+        `INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (round_id, model, lens) DO UPDATE SET
+           messages = excluded.messages, saved_at = excluded.saved_at`,
+      )
+      .run(roundId, model, lens, JSON.stringify(messages), this.clock.now());
+  }
+
+  async transcript(roundId: string, model: string, lens: string): Promise<Message[] | null> {
+    const row = this.database
+      .prepare<[string, string, string], { messages: string }>(
+        "SELECT messages FROM transcripts WHERE round_id = ? AND model = ? AND lens = ?",
+      )
+      .get(roundId, model, lens);
+    return row === undefined ? null : (JSON.parse(row.messages) as Message[]);
+  }
+
+  async unfinishedRounds(): Promise<UnfinishedRound[]> {
+    const rows = this.database
+      .prepare<[], RoundRow>(`SELECT * FROM rounds WHERE ${LIVE} ORDER BY created_at, id`)
+      .all();
+    const unfinished: UnfinishedRound[] = [];
+    for (const row of rows) {
+      unfinished.push({ round: roundFromRow(row), lensReports: await this.lensReports(row.id) });
+    }
+    return unfinished;
+  }
+
+  async saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void> {
+    const insert = this.database.prepare<[Record<string, string | number | null>]>(
+      `INSERT INTO round_findings (round_id, ordinal, fingerprint, title, file, line, severity, url)
+       VALUES (@round_id, @ordinal, @fingerprint, @title, @file, @line, @severity, @url)`,
+    );
+    const replace = this.database.transaction(() => {
+      this.database.prepare<[string]>("DELETE FROM round_findings WHERE round_id = ?").run(roundId);
+      findings.forEach((finding, ordinal) => {
+        insert.run({
+          round_id: roundId,
+          ordinal,
+          fingerprint: finding.fingerprint,
+          title: finding.title,
+          file: finding.file,
+          line: finding.line,
+          severity: finding.severity,
+          url: finding.url ?? null,
+        });
+      });
+    });
+    replace.immediate();
+  }
+
+  async previousRound(
+    repo: RepositoryRef,
+    pullNumber: number,
+    beforeRoundNumber: number,
+  ): Promise<PreviousRound | null> {
+    const round = this.database
+      .prepare<
+        [PullKey & { before: number }],
+        { id: string; round_number: number; head_sha: string }
+      >(
+        `SELECT id, round_number, head_sha FROM rounds
+         WHERE ${SAME_PULL} AND state = 'completed' AND round_number < @before
+         ORDER BY round_number DESC LIMIT 1`,
+      )
+      .get({ ...pullKey(repo, pullNumber), before: beforeRoundNumber });
+    if (round === undefined) return null;
+    const rows = this.database
+      .prepare<[string], FindingRow>(
+        `SELECT fingerprint, title, file, line, severity, url FROM round_findings
+         WHERE round_id = ? ORDER BY ordinal`,
+      )
+      .all(round.id);
+    return {
+      roundId: round.id,
+      round: round.round_number,
+      headSha: round.head_sha,
+      findings: rows.map(findingFromRow),
+    };
+  }
+
+  async savePostedInline(
+    repo: RepositoryRef,
+    pullNumber: number,
+    fingerprint: string,
+    commentId: number,
+  ): Promise<void> {
+    this.database
+      .prepare<[PullKey & { fingerprint: string; comment_id: number; now: number }]>(
+        `INSERT INTO posted_inline (owner, repo, pull_number, fingerprint, comment_id, posted_at)
+         VALUES (@owner, @repo, @pull_number, @fingerprint, @comment_id, @now)
+         ON CONFLICT (owner, repo, pull_number, fingerprint) DO UPDATE SET
+           comment_id = excluded.comment_id, posted_at = excluded.posted_at`,
+      )
+      .run({
+        ...pullKey(repo, pullNumber),
+        fingerprint,
+        comment_id: commentId,
+        now: this.clock.now(),
+      });
+  }
+
+  async postedInline(repo: RepositoryRef, pullNumber: number): Promise<PostedInline[]> {
+    const rows = this.database
+      .prepare<[PullKey], { fingerprint: string; comment_id: number; posted_at: number }>(
+        `SELECT fingerprint, comment_id, posted_at FROM posted_inline WHERE ${SAME_PULL}
+         ORDER BY posted_at, fingerprint`,
+      )
+      .all(pullKey(repo, pullNumber));
+    return rows.map((row) => ({
+      fingerprint: row.fingerprint,
+      commentId: row.comment_id,
+      postedAt: new Date(row.posted_at),
+    }));
+  }
+
+  async pruneTranscripts(olderThan: Date): Promise<number> {
+    return this.database
+      .prepare<[number]>("DELETE FROM transcripts WHERE saved_at < ?")
+      .run(olderThan.getTime()).changes;
+  }
+
+  async pruneDeliveries(olderThan: Date): Promise<number> {
+    return this.database
+      .prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?")
+      .run(olderThan.getTime()).changes;
+  }
+
+  async close(): Promise<void> {
+    this.database.close();
+  }
+}
+
+function pullKey(repo: RepositoryRef, pullNumber: number): PullKey {
+  return { owner: repo.owner, repo: repo.repo, pull_number: pullNumber };
+}
+
+function findingFromRow(row: FindingRow): PreviousFinding {
+  const finding: PreviousFinding = {
+    fingerprint: row.fingerprint,
+    title: row.title,
+    file: row.file,
+    line: row.line,
+    severity: row.severity as Severity,
+  };
+  if (row.url !== null) finding.url = row.url;
+  return finding;
+}

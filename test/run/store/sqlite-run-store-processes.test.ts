@@ -1,0 +1,114 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SqliteRunStore } from "../../../src/run/store/sqlite-run-store.js";
+import { sampleLensReport } from "./helpers/sample-lens-report.js";
+import {
+  type TemporaryStoreDirectory,
+  temporaryStoreDirectory,
+} from "./helpers/temporary-store-directory.js";
+
+const CHILD = fileURLToPath(new URL("./helpers/store-child.ts", import.meta.url));
+
+interface Child {
+  process: ChildProcessWithoutNullStreams;
+  /** Resolves with everything the child printed once it exits, and how it exited. */
+  exit: Promise<{ stdout: string; code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when the child has printed `text`. */
+  printed(text: string): Promise<void>;
+}
+
+function startChild(args: string[]): Child {
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiting: { text: string; resolve: () => void }[] = [];
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+    for (const wait of waiting) if (stdout.includes(wait.text)) wait.resolve();
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exit = once(child, "exit").then(([code, signal]) => {
+    if (code !== 0 && signal !== "SIGKILL") throw new Error(`child failed: ${stderr}`);
+    return { stdout, code: code as number | null, signal: signal as NodeJS.Signals | null };
+  });
+  return {
+    process: child,
+    exit,
+    printed: (text) =>
+      new Promise<void>((resolve, reject) => {
+        if (stdout.includes(text)) return resolve();
+        waiting.push({ text, resolve });
+        exit.then(() => reject(new Error(`child exited before printing ${text}`)), reject);
+      }),
+  };
+}
+
+let temporary: TemporaryStoreDirectory;
+
+beforeEach(async () => {
+  temporary = await temporaryStoreDirectory();
+  // Created here, so the children race on writes rather than on creating the file.
+  await (await SqliteRunStore.open({ path: temporary.path })).close();
+});
+
+afterEach(async () => {
+  await temporary.remove();
+});
+
+describe("SqliteRunStore across processes", () => {
+  it("gives each delivery and each (PR, SHA) round to exactly one of two racing processes", async () => {
+    const count = 60;
+    const children = [
+      startChild(["race", temporary.path, String(count)]),
+      startChild(["race", temporary.path, String(count)]),
+    ];
+    await Promise.all(children.map((child) => child.printed("ready")));
+    for (const child of children) child.process.stdin.write("go\n");
+    const results = await Promise.all(
+      children.map(async (child) => {
+        const { stdout } = await child.exit;
+        const last = stdout.trim().split("\n").at(-1) ?? "";
+        return JSON.parse(last) as { newDeliveries: string[]; createdRounds: string[] };
+      }),
+    );
+
+    const deliveries = results.flatMap((result) => result.newDeliveries);
+    expect(deliveries.sort()).toEqual(
+      Array.from({ length: count }, (_, index) => `d-${index}`).sort(),
+    );
+    const rounds = results.flatMap((result) => result.createdRounds);
+    expect(rounds).toHaveLength(count);
+
+    const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+    const unfinished = await store.unfinishedRounds();
+    expect(unfinished.map((entry) => entry.round.id).sort()).toEqual([...rounds].sort());
+    expect(new Set(unfinished.map((entry) => entry.round.pullNumber)).size).toBe(count);
+  });
+
+  it("keeps what a killed process wrote and resumes its round without its finished lenses", async () => {
+    const child = startChild(["crash", temporary.path]);
+    const { stdout, signal } = await child.exit;
+    expect(signal).toBe("SIGKILL");
+    const roundId = stdout.trim();
+
+    const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+    const unfinished = await store.unfinishedRounds();
+    expect(unfinished).toHaveLength(1);
+    expect(unfinished[0]?.round).toMatchObject({ id: roundId, state: "running", attempts: 1 });
+    expect(unfinished[0]?.lensReports).toEqual([
+      sampleLensReport({ lens: "correctness" }),
+      sampleLensReport(),
+    ]);
+    expect(await store.markLensRunning(roundId, "glm-5.2:cloud", "security")).toBe(false);
+    expect(await store.markLensRunning(roundId, "glm-5.2:cloud", "performance")).toBe(true);
+    expect(await store.transcript(roundId, "glm-5.2:cloud", "performance")).toHaveLength(1);
+    expect(await store.markRoundRunning(roundId)).toBe(true);
+    expect((await store.findRound(roundId))?.attempts).toBe(2);
+  });
+});
