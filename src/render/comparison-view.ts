@@ -1,0 +1,66 @@
+import type { PreviousFinding, RoundComparison } from "../consensus/consensus.js";
+import { type FindingRow, findingRow } from "./finding-row.js";
+import { SEVERITY_EMOJI } from "./severity-emoji.js";
+import { shortSha } from "./short-sha.js";
+
+export interface FixedItem {
+  emoji: string;
+  title: string;
+  file: string;
+  line: number;
+  endLine: number;
+  url: string | null;
+}
+
+export interface ComparisonView {
+  round: number;
+  previousHeadSha: string;
+  fixedCount: number;
+  stillOpenCount: number;
+  freshCount: number;
+  hasItems: boolean;
+  fixed: FixedItem[];
+  stillOpen: FindingRow[];
+  fresh: FindingRow[];
+  /** Items left out of the three lists to fit the comment. */
+  omitted: number;
+}
+
+/** The "Since the last round" section, each list cut to `limit` items. */
+export function comparisonView(
+  comparison: RoundComparison,
+  modelCount: number,
+  limit: number,
+  urls: Readonly<Record<string, string>> = {},
+): ComparisonView {
+  const fixed = comparison.fixed.slice(0, limit).map(fixedItem);
+  const stillOpen = comparison.stillOpen
+    .slice(0, limit)
+    .map((c) => findingRow(c, modelCount, urls));
+  const fresh = comparison.fresh.slice(0, limit).map((c) => findingRow(c, modelCount, urls));
+  const total = comparison.fixed.length + comparison.stillOpen.length + comparison.fresh.length;
+  const shown = fixed.length + stillOpen.length + fresh.length;
+  return {
+    round: comparison.round,
+    previousHeadSha: shortSha(comparison.previousHeadSha),
+    fixedCount: comparison.fixed.length,
+    stillOpenCount: comparison.stillOpen.length,
+    freshCount: comparison.fresh.length,
+    hasItems: total > 0,
+    fixed,
+    stillOpen,
+    fresh,
+    omitted: total - shown,
+  };
+}
+
+function fixedItem(finding: PreviousFinding): FixedItem {
+  return {
+    emoji: SEVERITY_EMOJI[finding.severity],
+    title: finding.title,
+    file: finding.file,
+    line: finding.line,
+    endLine: finding.line,
+    url: finding.url ?? null,
+  };
+}

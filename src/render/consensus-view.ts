@@ -1,0 +1,93 @@
+import type { Consensus } from "../consensus/consensus.js";
+import { type ComparisonView, comparisonView } from "./comparison-view.js";
+import { type FindingRow, findingRow } from "./finding-row.js";
+import type { LensMetadata } from "./lens-metadata.js";
+import { type ModelView, modelView } from "./model-view.js";
+
+export interface ConsensusViewOptions {
+  lenses?: Readonly<Record<string, LensMetadata>>;
+  /** Where each finding was shown (inline comment URL), by fingerprint. */
+  findingUrls?: Readonly<Record<string, string>>;
+  /** URL of each model's overflow comment, by model id, once posted. */
+  modelCommentUrls?: Readonly<Record<string, string>>;
+  /** Per-model detail in this comment, or in one comment per model. */
+  detail: "inline" | "overflow";
+  /** At most this many items per table or list. */
+  rowLimit: number;
+  /** The formatted `<!-- gadfly-meta -->` line, if any. */
+  meta: string | null;
+}
+
+interface RowTable {
+  rows: FindingRow[];
+  count: number;
+  omitted: number;
+}
+
+export interface ConsensusView {
+  meta: string | null;
+  modelCount: number;
+  noModel: boolean;
+  verdict: string;
+  findingCount: number;
+  multiModelCount: number;
+  multiModel: RowTable;
+  singleModel: RowTable;
+  comparison: ComparisonView | null;
+  inlineDetail: ModelView[] | null;
+  overflowDetail: OverflowLink[] | null;
+  overflowOmitted: number;
+}
+
+interface OverflowLink {
+  id: string;
+  provider: string;
+  verdict: string;
+  url: string | null;
+}
+
+/** What consensus-comment.hbs (and the check run) render; text is raw, templates escape it. */
+export function consensusView(consensus: Consensus, options: ConsensusViewOptions): ConsensusView {
+  const { rowLimit } = options;
+  const urls = options.findingUrls ?? {};
+  const rows = (multi: boolean): RowTable => {
+    const clusters = consensus.clusters.filter((c) => c.models.length >= 2 === multi);
+    return {
+      rows: clusters.slice(0, rowLimit).map((c) => findingRow(c, consensus.modelCount, urls)),
+      count: clusters.length,
+      omitted: Math.max(0, clusters.length - rowLimit),
+    };
+  };
+  const multiModel = rows(true);
+  const modelUrls = options.modelCommentUrls ?? {};
+  const lensOptions = options.lenses === undefined ? {} : { lenses: options.lenses };
+  return {
+    meta: options.meta,
+    modelCount: consensus.modelCount,
+    noModel: consensus.modelCount === 0,
+    verdict: consensus.verdict,
+    findingCount: consensus.clusters.length,
+    multiModelCount: multiModel.count,
+    multiModel,
+    singleModel: rows(false),
+    comparison:
+      consensus.comparison === null
+        ? null
+        : comparisonView(consensus.comparison, consensus.modelCount, rowLimit, urls),
+    inlineDetail:
+      options.detail === "inline"
+        ? consensus.models.map((model) => modelView(model, lensOptions))
+        : null,
+    overflowDetail:
+      options.detail === "overflow"
+        ? consensus.models.slice(0, rowLimit).map((model) => ({
+            id: model.model,
+            provider: model.provider,
+            verdict: model.verdict ?? "no lens completed",
+            url: Object.hasOwn(modelUrls, model.model) ? (modelUrls[model.model] ?? null) : null,
+          }))
+        : null,
+    overflowOmitted:
+      options.detail === "overflow" ? Math.max(0, consensus.models.length - rowLimit) : 0,
+  };
+}

@@ -1,0 +1,86 @@
+import type { LensReport } from "../agent/lens-report.js";
+import type { ModelSummary } from "../consensus/consensus.js";
+import { type LensMetadata, lensMetadata } from "./lens-metadata.js";
+import { modelCommentMarker } from "./markers.js";
+
+/** A lens's text as shown: possibly cut, with how much was cut. */
+export interface LensCut {
+  text: string;
+  omitted: number;
+}
+
+export interface LensView {
+  emoji: string;
+  title: string;
+  /** The verdict when done, else `⚠️ failed` / `🚫 cancelled`. */
+  outcome: string;
+  failure: string | null;
+  recovered: boolean;
+  /** Findings the verify pass dropped. */
+  dropped: number;
+  text: string;
+  /** Characters of `text` cut to fit the comment (0: shown whole). */
+  omitted: number;
+}
+
+export interface ModelView {
+  id: string;
+  provider: string;
+  verdict: string;
+  marker: string;
+  lensCount: number;
+  /** `security`, `performance (failed)`, … */
+  lensList: string[];
+  lenses: LensView[];
+  /** Lenses left out entirely because even their headings would not fit. */
+  lensesOmitted: number;
+}
+
+export interface ModelViewOptions {
+  lenses?: Readonly<Record<string, LensMetadata>>;
+  /** Per lens (by index), the text to show instead of the whole. */
+  cuts?: ReadonlyArray<LensCut | undefined>;
+  /** Show only the first n lenses. */
+  lensLimit?: number;
+}
+
+/** One model's part of the per-model detail; text is raw, templates escape it. */
+export function modelView(model: ModelSummary, options: ModelViewOptions = {}): ModelView {
+  const shown = model.lenses.slice(0, options.lensLimit ?? model.lenses.length);
+  return {
+    id: model.model,
+    provider: model.provider,
+    verdict: model.verdict ?? "no lens completed",
+    marker: modelCommentMarker(model.model),
+    lensCount: model.lenses.length,
+    lensList: model.lenses.map((lens) =>
+      lens.outcome === "done" ? lens.lens : `${lens.lens} (${lens.outcome})`,
+    ),
+    lenses: shown.map((lens, index) => lensView(lens, options.cuts?.[index], options.lenses)),
+    lensesOmitted: model.lenses.length - shown.length,
+  };
+}
+
+function lensView(
+  lens: LensReport,
+  cut: LensCut | undefined,
+  metadata: Readonly<Record<string, LensMetadata>> | undefined,
+): LensView {
+  const { emoji, title } = lensMetadata(lens.lens, metadata);
+  return {
+    emoji,
+    title,
+    outcome: outcomeLabel(lens),
+    failure: lens.outcome === "done" ? null : (lens.failure ?? lens.outcome),
+    recovered: lens.recovered,
+    dropped: lens.dropped.length,
+    text: cut?.text ?? lens.text,
+    omitted: cut?.omitted ?? 0,
+  };
+}
+
+function outcomeLabel(lens: LensReport): string {
+  if (lens.outcome === "failed") return "⚠️ failed";
+  if (lens.outcome === "cancelled") return "🚫 cancelled";
+  return lens.verdict ?? "done";
+}

@@ -1,0 +1,70 @@
+import type Handlebars from "handlebars";
+import { escapeCodeSpan } from "./escape-code-span.js";
+import { escapeHtml } from "./escape-html.js";
+import { escapeInline } from "./escape-inline.js";
+import { escapeMarkdownBlock } from "./escape-markdown-block.js";
+import { formatCount } from "./format-count.js";
+import { formatLocation } from "./format-location.js";
+import { safeUrl } from "./safe-url.js";
+
+/**
+ * The markdown-aware helpers templates escape with. Templates are compiled with
+ * `noEscape` (HTML-escaping would mangle markdown), so every untrusted value goes
+ * through one of these:
+ *
+ * - `{{inline text [max]}}` one line of markdown; `{{cell text [max]}}` the same in a table cell
+ * - `{{code text [max]}}` / `{{codeCell text [max]}}` a code span (paths, ids)
+ * - `{{where file line endLine}}` / `{{whereCell …}}` `` `file:12-14` ``
+ * - `{{html text [max]}}` text inside raw HTML such as `<summary>`
+ * - `{{block text}}` multi-line markdown (lens text); `{{listItem text}}` the same as a `- ` item
+ * - `{{link url label}}` ` · [label](url)` or nothing when the URL is not http(s)
+ * - `{{plural count "finding"}}` `1 finding`, `2 findings`; `{{count n}}` `12,345`
+ */
+export function registerHelpers(handlebars: typeof Handlebars): void {
+  handlebars.registerHelper("inline", (text: unknown, ...rest: unknown[]) =>
+    escapeInline(String(text ?? ""), maxLength(rest)),
+  );
+  handlebars.registerHelper("cell", (text: unknown, ...rest: unknown[]) =>
+    escapeInline(String(text ?? ""), { ...maxLength(rest), tableCell: true }),
+  );
+  handlebars.registerHelper("code", (text: unknown, ...rest: unknown[]) =>
+    escapeCodeSpan(String(text ?? ""), maxLength(rest)),
+  );
+  handlebars.registerHelper("codeCell", (text: unknown, ...rest: unknown[]) =>
+    escapeCodeSpan(String(text ?? ""), { ...maxLength(rest), tableCell: true }),
+  );
+  handlebars.registerHelper("where", (file: unknown, line: unknown, endLine: unknown) =>
+    escapeCodeSpan(formatLocation(String(file), Number(line), Number(endLine))),
+  );
+  handlebars.registerHelper("whereCell", (file: unknown, line: unknown, endLine: unknown) =>
+    escapeCodeSpan(formatLocation(String(file), Number(line), Number(endLine)), {
+      tableCell: true,
+    }),
+  );
+  handlebars.registerHelper("html", (text: unknown, ...rest: unknown[]) =>
+    escapeHtml(String(text ?? ""), maxLength(rest).maxLength),
+  );
+  handlebars.registerHelper("block", (text: unknown) => escapeMarkdownBlock(String(text ?? "")));
+  handlebars.registerHelper("listItem", (text: unknown) =>
+    escapeMarkdownBlock(String(text ?? ""))
+      .split("\n")
+      .map((line, index) => (index === 0 || line.trim() === "" ? line : `  ${line}`))
+      .join("\n"),
+  );
+  handlebars.registerHelper("link", (url: unknown, label: unknown) => {
+    const safe = typeof url === "string" ? safeUrl(url) : null;
+    return safe === null ? "" : ` · [${escapeInline(String(label ?? "link"))}](${safe})`;
+  });
+  handlebars.registerHelper("plural", (count: unknown, singular: unknown, ...rest: unknown[]) => {
+    const number = Number(count);
+    const plural = typeof rest[0] === "string" ? rest[0] : `${String(singular)}s`;
+    return `${formatCount(number)} ${number === 1 ? String(singular) : plural}`;
+  });
+  handlebars.registerHelper("count", (count: unknown) => formatCount(Number(count)));
+}
+
+/** The optional trailing length argument; Handlebars always appends its options object. */
+function maxLength(rest: unknown[]): { maxLength?: number } {
+  const first = rest[0];
+  return typeof first === "number" ? { maxLength: first } : {};
+}

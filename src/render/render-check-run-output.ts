@@ -1,0 +1,61 @@
+import type { Consensus } from "../consensus/consensus.js";
+import { bodyBudget, CHECK_RUN_OUTPUT_LIMIT } from "./body-limit.js";
+import { consensusView } from "./consensus-view.js";
+import { defaultTemplateEngine } from "./default-template-engine.js";
+import { largestFitting } from "./largest-fitting.js";
+import { modelView } from "./model-view.js";
+import type { RenderOptions } from "./render-options.js";
+
+export interface CheckRunOutput {
+  /** The verdict. */
+  title: string;
+  /** The consensus tables. */
+  summary: string;
+  /** Each model's verdict, lens by lens. */
+  text: string;
+}
+
+export interface CheckRunRenderOptions extends RenderOptions {
+  /** Where each finding was shown (its inline comment), by cluster fingerprint. */
+  findingUrls?: Readonly<Record<string, string>>;
+}
+
+/** The `output` of the completed `Gadfly` check run; summary and text each fit GitHub's limit. */
+export function renderCheckRunOutput(
+  consensus: Consensus,
+  options: CheckRunRenderOptions = {},
+): CheckRunOutput {
+  const engine = options.engine ?? defaultTemplateEngine();
+  const budget = bodyBudget(options.maxLength, CHECK_RUN_OUTPUT_LIMIT);
+  const lenses = options.lenses === undefined ? {} : { lenses: options.lenses };
+  const summary = (rowLimit: number): string =>
+    engine.render(
+      "check-run-summary",
+      consensusView(consensus, {
+        ...lenses,
+        ...(options.findingUrls === undefined ? {} : { findingUrls: options.findingUrls }),
+        detail: "overflow",
+        rowLimit,
+        meta: null,
+      }),
+    );
+  const text = (modelLimit: number): string =>
+    engine.render("check-run-text", {
+      models: consensus.models.slice(0, modelLimit).map((model) => modelView(model, lenses)),
+      modelsOmitted: Math.max(0, consensus.models.length - modelLimit),
+    });
+  const fits = (body: string): boolean => body.length <= budget;
+  const rows = Math.max(consensus.clusters.length, consensus.models.length);
+  const models = consensus.models.length;
+  const output = {
+    title: consensus.verdict,
+    summary: fits(summary(rows))
+      ? summary(rows)
+      : summary(largestFitting(rows, (n) => fits(summary(n)))),
+    text: fits(text(models)) ? text(models) : text(largestFitting(models, (n) => fits(text(n)))),
+  };
+  if (!fits(output.summary) || !fits(output.text)) {
+    throw new Error(`check run output cannot fit ${budget} characters`);
+  }
+  return output;
+}

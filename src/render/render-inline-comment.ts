@@ -1,0 +1,24 @@
+import type { Cluster } from "../consensus/cluster.js";
+import { defaultTemplateEngine } from "./default-template-engine.js";
+import { findingRow } from "./finding-row.js";
+import { findingCommentMarker } from "./markers.js";
+import type { RenderOptions } from "./render-options.js";
+import { truncateText } from "./truncate-text.js";
+
+/** The finding's detail in an inline comment; the consensus comment has it whole. */
+const BODY_LENGTH = 1_500;
+
+/**
+ * One inline review comment for a cluster: severity and title, lens and how many
+ * models flagged it, the representative finding's detail, the advisory footer,
+ * then a hidden marker naming the cluster's fingerprint.
+ */
+export function renderInlineComment(cluster: Cluster, options: RenderOptions = {}): string {
+  const engine = options.engine ?? defaultTemplateEngine();
+  const row = findingRow(cluster, cluster.models.length);
+  return engine.render("inline-comment", {
+    ...row,
+    body: truncateText(cluster.representative.body.trim(), BODY_LENGTH).text,
+    marker: findingCommentMarker(cluster.fingerprint),
+  });
+}

@@ -1,0 +1,8 @@
+import type { Severity } from "../findings/schema.js";
+
+export const SEVERITY_EMOJI: Record<Severity, string> = {
+  high: "🔴",
+  medium: "🟠",
+  low: "🟡",
+  nit: "⚪",
+};

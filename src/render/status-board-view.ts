@@ -1,0 +1,146 @@
+import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "../run/round-status.js";
+import { formatTimestamp } from "./format-timestamp.js";
+import { shortSha } from "./short-sha.js";
+
+export interface StatusBoardView {
+  round: number;
+  headSha: string;
+  resumed: boolean;
+  supersededBy: string | null;
+  failure: string | null;
+  updatedAt: string;
+  finishedCount: number;
+  reviewerCount: number;
+  reviewers: ReviewerView[];
+  reviewersOmitted: number;
+  /** The round has ended: list what was not reviewed. */
+  ended: boolean;
+  /** Every file was reviewed (said explicitly, so a partial review is never silent). */
+  allReviewed: boolean;
+  notReviewedCount: number;
+  notReviewed: { path: string; reason: string }[];
+  notReviewedOmitted: number;
+}
+
+interface ReviewerView {
+  model: string;
+  provider: string;
+  emoji: string;
+  state: string;
+  lenses: { emoji: string; lens: string; detail: string }[];
+}
+
+export interface StatusBoardViewOptions {
+  /** At most this many files listed as not reviewed. */
+  notReviewedLimit: number;
+  /** Show each reviewer's lens lines (false only to fit the size limit). */
+  lensLines: boolean;
+  /** At most this many reviewers shown (fewer only to fit the size limit). */
+  reviewerLimit: number;
+}
+
+const REASONS: Record<NotReviewed["reason"], string> = {
+  binary: "binary file",
+  "too-large": "too large",
+  generated: "generated",
+  ignored: "ignored by configuration",
+  "over-budget": "over the review budget",
+  deleted: "deleted",
+};
+
+const LENS_EMOJI: Record<LensStatus["state"], string> = {
+  queued: "⏳",
+  running: "🔄",
+  done: "✅",
+  failed: "⚠️",
+  cancelled: "🚫",
+};
+
+/** What status-board.hbs renders; text is raw, the template escapes it. */
+export function statusBoardView(
+  status: RoundStatus,
+  options: StatusBoardViewOptions,
+): StatusBoardView {
+  const ended = status.finished;
+  return {
+    round: status.round,
+    headSha: shortSha(status.headSha),
+    resumed: status.resumed ?? false,
+    supersededBy: status.supersededBy === undefined ? null : shortSha(status.supersededBy),
+    failure: status.failure ?? null,
+    updatedAt: formatTimestamp(status.updatedAt),
+    finishedCount: status.reviewers.filter(hasFinished).length,
+    reviewerCount: status.reviewers.length,
+    reviewers: status.reviewers
+      .slice(0, options.reviewerLimit)
+      .map((reviewer) => reviewerView(reviewer, options.lensLines)),
+    reviewersOmitted: Math.max(0, status.reviewers.length - options.reviewerLimit),
+    ended,
+    allReviewed:
+      ended &&
+      status.notReviewed.length === 0 &&
+      status.failure === undefined &&
+      status.supersededBy === undefined,
+    notReviewedCount: status.notReviewed.length,
+    notReviewed: status.notReviewed
+      .slice(0, options.notReviewedLimit)
+      .map((file) => ({ path: file.path, reason: REASONS[file.reason] ?? file.reason })),
+    notReviewedOmitted: Math.max(0, status.notReviewed.length - options.notReviewedLimit),
+  };
+}
+
+/** A reviewer (one model, all its lenses) has finished when every lens has ended. */
+function hasFinished(reviewer: ReviewerStatus): boolean {
+  return reviewer.lenses.every((lens) => lens.state !== "queued" && lens.state !== "running");
+}
+
+function reviewerView(reviewer: ReviewerStatus, lensLines: boolean): ReviewerView {
+  const [emoji, state] = reviewerState(reviewer);
+  return {
+    model: reviewer.model,
+    provider: reviewer.provider,
+    emoji,
+    state,
+    lenses: lensLines
+      ? reviewer.lenses.map((lens) => ({
+          emoji: LENS_EMOJI[lens.state],
+          lens: lens.lens,
+          detail: lensDetail(lens),
+        }))
+      : [],
+  };
+}
+
+function reviewerState(reviewer: ReviewerStatus): [string, string] {
+  const count = (state: LensStatus["state"]): number =>
+    reviewer.lenses.filter((lens) => lens.state === state).length;
+  const total = reviewer.lenses.length;
+  const done = count("done");
+  if (!hasFinished(reviewer)) {
+    return count("queued") === total ? ["⏳", "queued"] : ["🔄", `running (${done}/${total} done)`];
+  }
+  if (done === total) return ["✅", "done"];
+  // Cancelled lenses were superseded, not broken: only a failure earns the warning.
+  const failed = count("failed") > 0;
+  if (done > 0) {
+    return failed
+      ? ["⚠️", `partial (${done}/${total} done)`]
+      : ["🚫", `cancelled (${done}/${total} done)`];
+  }
+  return failed ? ["⚠️", "failed"] : ["🚫", "cancelled"];
+}
+
+function lensDetail(lens: LensStatus): string {
+  switch (lens.state) {
+    case "queued":
+      return "queued";
+    case "running":
+      return lens.turn === undefined ? "running" : `running (turn ${lens.turn})`;
+    case "done":
+      return lens.verdict ?? "done";
+    case "failed":
+      return lens.reason ?? "failed";
+    case "cancelled":
+      return lens.reason ?? "cancelled";
+  }
+}

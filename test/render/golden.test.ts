@@ -1,0 +1,98 @@
+import { describe, it } from "vitest";
+import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
+import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
+import { renderInlineComment } from "../../src/render/render-inline-comment.js";
+import { renderInlineReviewBody } from "../../src/render/render-inline-review-body.js";
+import { renderInvalidConfigNotice } from "../../src/render/render-invalid-config-notice.js";
+import { renderStatusBoard } from "../../src/render/render-status-board.js";
+import { expectGolden } from "./golden.js";
+import {
+  finishedStatus,
+  HEAD_SHA,
+  referenceClusters,
+  referenceConsensus,
+  roundTwoConsensus,
+  runningStatus,
+  supersededStatus,
+} from "./sample-consensus.js";
+
+describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
+  it("status board mid-round", () => {
+    expectGolden("status-board-running", renderStatusBoard(runningStatus()));
+  });
+
+  it("status board once the round has finished", () => {
+    expectGolden("status-board-finished", renderStatusBoard(finishedStatus()));
+  });
+
+  it("status board of a superseded round", () => {
+    expectGolden("status-board-superseded", renderStatusBoard(supersededStatus()));
+  });
+
+  it("consensus comment of the reference page (round 1)", () => {
+    const rendered = renderConsensusComment(referenceConsensus(), {
+      meta: { runId: "run-7f3a", headSha: HEAD_SHA, round: 1, fingerprints: ["fp-leading-marker"] },
+    });
+    expectGolden("consensus-round-1", rendered.body);
+  });
+
+  it("consensus comment of round 2, with what changed since round 1", () => {
+    const rendered = renderConsensusComment(roundTwoConsensus(), {
+      findingUrls: {
+        "fp-leading-marker": "https://github.com/steve/mort/pull/412#discussion_r2260099",
+      },
+    });
+    expectGolden("consensus-round-2", rendered.body);
+  });
+
+  it("consensus comment whose per-model detail overflows into one comment per model", () => {
+    const rendered = renderConsensusComment(referenceConsensus(), {
+      maxLength: 6_000,
+      modelCommentUrls: {
+        "claude-code/opus": "https://github.com/steve/mort/pull/412#issuecomment-3170001",
+      },
+    });
+    expectGolden("consensus-overflow", rendered.body);
+    const [opus, , , kimi] = rendered.overflow;
+    expectGolden("consensus-overflow-model-opus", opus?.body ?? "");
+    expectGolden("consensus-overflow-model-kimi", kimi?.body ?? "");
+  });
+
+  it("inline review body, with findings that could not be placed inline", () => {
+    const [, , , closerDiscarded, , reviewReference] = referenceClusters();
+    if (closerDiscarded === undefined || reviewReference === undefined) throw new Error("fixture");
+    const body = renderInlineReviewBody({
+      inlineCount: 4,
+      unplaced: [
+        { cluster: closerDiscarded, reason: "outside-diff" },
+        { cluster: reviewReference, reason: "over-limit" },
+      ],
+      consensusUrl: "https://github.com/steve/mort/pull/412#issuecomment-3169990",
+    });
+    expectGolden("inline-review-body", body);
+  });
+
+  it("one inline comment", () => {
+    const [, emptyCase] = referenceClusters();
+    if (emptyCase === undefined) throw new Error("fixture");
+    expectGolden("inline-comment", renderInlineComment(emptyCase));
+  });
+
+  it("check run output", () => {
+    const output = renderCheckRunOutput(roundTwoConsensus());
+    expectGolden("check-run-summary", `# ${output.title}\n\n${output.summary}`);
+    expectGolden("check-run-text", output.text);
+  });
+
+  it("invalid repository config notice", () => {
+    const body = renderInvalidConfigNotice([
+      { path: "lenses[2]", message: 'unknown lens "speed" (available: security, correctness)' },
+      {
+        path: "customLenses[0].prompt",
+        message: "Too small: expected string to have >=20 characters",
+      },
+      { path: "", message: "providers is not allowed in a repository config" },
+    ]);
+    expectGolden("invalid-config-notice", body);
+  });
+});

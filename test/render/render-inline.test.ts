@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import type { Cluster } from "../../src/consensus/cluster.js";
+import { renderInlineComment } from "../../src/render/render-inline-comment.js";
+import { renderInlineReviewBody } from "../../src/render/render-inline-review-body.js";
+import { referenceClusters } from "./sample-consensus.js";
+
+function clusters(): [Cluster, Cluster, Cluster, ...Cluster[]] {
+  return referenceClusters() as [Cluster, Cluster, Cluster, ...Cluster[]];
+}
+
+describe("renderInlineComment", () => {
+  it("has FORMATS.md's shape: severity and title, lens and agreement, detail, footer", () => {
+    const [leading] = clusters();
+    const lines = renderInlineComment(leading).split("\n");
+    expect(lines[0]).toBe(`🟡 **${leading.representative.title}**`);
+    expect(lines[1]).toBe("_maintainability · flagged by 3 models_");
+    expect(lines[2]).toBe(`- ${leading.representative.body}`);
+    expect(lines.slice(3)).toEqual([
+      "",
+      "<sub>🪰 Gadfly · advisory</sub>",
+      "<!-- gadfly-finding:fp-leading-marker -->",
+      "",
+    ]);
+  });
+
+  it("says 1 model, singular, and lists every lens that flagged it", () => {
+    const [, , regex] = clusters();
+    const other = { ...regex.representative, lens: "correctness", model: "glm-5.2:cloud" };
+    const body = renderInlineComment({ ...regex, findings: [regex.representative, other] });
+    expect(body).toContain("_error-handling, correctness · flagged by 1 model_");
+  });
+
+  it("keeps a multi-line body inside its list item and cuts a long one, closing its fence", () => {
+    const [leading] = clusters();
+    const body = `Intro @octocat\n\n\`\`\`go\n${"x := 1\n".repeat(400)}`;
+    const rendered = renderInlineComment({
+      ...leading,
+      representative: { ...leading.representative, body },
+    });
+    expect(rendered).toContain("- Intro @\u200Doctocat\n\n  ```go\n  x := 1\n");
+    expect(rendered).toContain("…\n  ```\n\n<sub>🪰 Gadfly · advisory</sub>");
+    expect(rendered.length).toBeLessThan(2_500);
+  });
+
+  it("escapes a hostile title onto one line", () => {
+    const [leading] = clusters();
+    const title = "**x** </details>\n<!-- gadfly-inline-review -->";
+    const rendered = renderInlineComment({
+      ...leading,
+      representative: { ...leading.representative, title },
+    });
+    expect(rendered.split("\n")[0]).toBe(
+      "🟡 ****x** &lt;/details> &lt;!-- gadfly-inline-review -->**",
+    );
+  });
+});
+
+describe("renderInlineReviewBody", () => {
+  it("counts the inline findings, singular included, and links the consensus comment", () => {
+    expect(renderInlineReviewBody({ inlineCount: 1, unplaced: [] })).toBe(
+      "<!-- gadfly-inline-review -->\n🪰 **Gadfly consensus review** — 1 inline finding on changed lines. See the consensus comment for the full ranked summary.\n\n<sub>Advisory only — does not block merge.</sub>\n",
+    );
+    expect(
+      renderInlineReviewBody({
+        inlineCount: 5,
+        unplaced: [],
+        consensusUrl: "https://github.com/o/r/pull/1#issuecomment-9",
+      }),
+    ).toContain(
+      "— 5 inline findings on changed lines. See the [consensus comment](https://github.com/o/r/pull/1#issuecomment-9) for",
+    );
+  });
+
+  it("lists what could not be placed inline, and counts what does not fit", () => {
+    const [leading, emptyCase] = clusters();
+    const unplaced = [
+      { cluster: leading, reason: "outside-diff" as const },
+      ...Array.from({ length: 200 }, () => ({ cluster: emptyCase, reason: "over-limit" as const })),
+    ];
+    const body = renderInlineReviewBody({ inlineCount: 30, unplaced }, { maxLength: 3_000 });
+    expect(body.length).toBeLessThanOrEqual(3_000);
+    expect(body).toContain("**201 findings could not be placed inline:**");
+    expect(body).toContain(
+      "— `agent/finalize.go:130-131` · flagged by 3 models · not on a changed line",
+    );
+    expect(body).toMatch(
+      /\n- … and \d+ more\n\n<sub>Advisory only — does not block merge\.<\/sub>\n$/,
+    );
+  });
+});
