@@ -1,0 +1,80 @@
+import type { AgentModel } from "../llm/language-model.js";
+import { agentPrompt } from "./agent-prompt.js";
+import { checkLensAnswer } from "./check-lens-answer.js";
+import { combineAnswers } from "./combine-answers.js";
+import { startDeadline } from "./deadline.js";
+import { fenceText } from "./fence-text.js";
+import { LensFailure } from "./lens-failure.js";
+import { publicFailureReason } from "./public-failure-reason.js";
+import { repairPrompt } from "./repair-prompt.js";
+import type { ReviewAnswer } from "./review-answer.js";
+import type { ReviewSession } from "./review-session.js";
+import { runAgentTurn } from "./run-agent-turn.js";
+
+/**
+ * The review phase for an agent CLI: one run with the whole prompt, finalize
+ * over its transcript, the parse, and when there is no usable block one repair
+ * run whose prompt carries the previous answer and asks for the block only.
+ */
+export async function agentReview(
+  model: AgentModel,
+  session: ReviewSession,
+): Promise<ReviewAnswer> {
+  const prompt = agentPrompt(session);
+  const first = await runAgentTurn(
+    model,
+    prompt,
+    session,
+    session.deadline,
+    `timed out after ${session.timeoutSeconds} s`,
+  );
+  const checked = checkLensAnswer(first.text);
+  if (checked.usable) {
+    return {
+      text: first.text,
+      statedVerdict: checked.verdict,
+      findings: checked.findings,
+      rejected: checked.rejected,
+      recovered: first.text !== first.terminal,
+      conversation: null,
+    };
+  }
+
+  const repairRequest = `${prompt}\n\n---\n\n## Your previous answer\n\n${fenceText(first.text)}\n\n${repairPrompt(checked.problems)}`;
+  const deadline = startDeadline(
+    session.clock,
+    Math.max(session.graceMs, session.deadline.remaining()),
+    session.signal,
+  );
+  let repaired: Awaited<ReturnType<typeof runAgentTurn>>;
+  try {
+    repaired = await runAgentTurn(
+      model,
+      repairRequest,
+      session,
+      deadline,
+      `no findings block, and the repair run timed out: ${checked.problems.join("; ")}`,
+    );
+  } catch (error) {
+    if (session.signal.aborted) throw error;
+    throw new LensFailure(publicFailureReason(error), first.text);
+  } finally {
+    deadline.dispose();
+  }
+  const combined = combineAnswers(first.text, repaired.text);
+  const recheck = checkLensAnswer(repaired.text);
+  if (!recheck.usable) {
+    throw new LensFailure(
+      `no findings block after a repair turn: ${recheck.problems.join("; ")}`,
+      combined,
+    );
+  }
+  return {
+    text: combined,
+    statedVerdict: recheck.verdict,
+    findings: recheck.findings,
+    rejected: recheck.rejected,
+    recovered: first.text !== first.terminal || repaired.text !== repaired.terminal,
+    conversation: null,
+  };
+}

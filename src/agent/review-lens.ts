@@ -1,0 +1,162 @@
+import type { ReviewConfig } from "../config/schema.js";
+import type { LensFinding } from "../findings/schema.js";
+import type { LanguageModel, Usage } from "../llm/language-model.js";
+import { agentReview } from "./agent-review.js";
+import type { ReviewPromptInput } from "./build-review-prompt.js";
+import { chatReview } from "./chat-review.js";
+import { type Clock, systemClock } from "./clock.js";
+import { startDeadline } from "./deadline.js";
+import { deriveVerdict } from "./derive-verdict.js";
+import type { LensEvent, LensEventBody } from "./lens-event.js";
+import { LensFailure } from "./lens-failure.js";
+import type { LensReport } from "./lens-report.js";
+import { publicFailureReason } from "./public-failure-reason.js";
+import { repoTools } from "./repo-tools.js";
+import type { ReviewSession } from "./review-session.js";
+import type { LensDefinition } from "./schema.js";
+import type { ToolLimits } from "./tools/tool-limits.js";
+import { verifyFindings } from "./verify-findings.js";
+import type { Workspace } from "./workspace.js";
+
+export interface ReviewLensOptions {
+  model: LanguageModel;
+  /** Model id from the app config: what the board shows. */
+  modelId: string;
+  /** Provider name from the app config. */
+  provider: string;
+  lens: LensDefinition;
+  prompt: ReviewPromptInput;
+  /** The PR head snapshot the tools (or the agent CLI) read. */
+  workspace: Workspace;
+  limits: Pick<ReviewConfig, "maxTurns" | "timeoutSeconds" | "verify">;
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: LensEvent) => void) | undefined;
+  clock?: Clock | undefined;
+  /** The time a tool-free turn gets once the budget is spent; default a tenth of the timeout, 5 to 60 s. */
+  graceSeconds?: number | undefined;
+  /** Tool turns of the verification pass; default 6. */
+  verifyMaxTurns?: number | undefined;
+  /** Tool calls honoured per model turn; default 16. */
+  maxToolCallsPerTurn?: number | undefined;
+  /** Tool output one review may take in all, in bytes; default 400 KB (about 100k tokens). */
+  maxToolOutputBytes?: number | undefined;
+  toolLimits?: Partial<ToolLimits> | undefined;
+}
+
+const DEFAULT_VERIFY_MAX_TURNS = 6;
+const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 16;
+const DEFAULT_MAX_TOOL_OUTPUT_BYTES = 400 * 1024;
+
+/**
+ * One model reviewing one pull request through one lens, from the prompt to
+ * the lens report: the tool loop (or an agent CLI run), finalize, the parse
+ * with one repair turn, the verification pass and the events along the way.
+ * Never throws: a failure is a "failed" report with a publishable reason,
+ * a cancellation a "cancelled" one; neither is ever reported clean.
+ */
+export async function reviewLens(options: ReviewLensOptions): Promise<LensReport> {
+  const clock = options.clock ?? systemClock;
+  const signal = options.signal ?? new AbortController().signal;
+  const { limits } = options;
+  const source = { model: options.modelId, provider: options.provider, lens: options.lens.id };
+  const emit = (body: LensEventBody) => {
+    try {
+      options.onEvent?.({ ...source, at: clock.now(), ...body } as LensEvent);
+    } catch {
+      // A broken status board must not break the review.
+    }
+  };
+  let turns = 0;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const deadline = startDeadline(clock, limits.timeoutSeconds * 1000, signal);
+  const session: ReviewSession = {
+    prompt: { lens: options.lens, input: options.prompt },
+    tools: repoTools(options.workspace, options.toolLimits),
+    workspaceRoot: options.workspace.root,
+    clock,
+    signal,
+    deadline,
+    timeoutSeconds: limits.timeoutSeconds,
+    maxTurns: limits.maxTurns,
+    graceMs: (options.graceSeconds ?? Math.min(60, Math.max(5, limits.timeoutSeconds / 10))) * 1000,
+    maxToolCallsPerTurn: options.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+    toolOutputBudget: {
+      remainingBytes: options.maxToolOutputBytes ?? DEFAULT_MAX_TOOL_OUTPUT_BYTES,
+    },
+    verifyMaxTurns: options.verifyMaxTurns ?? DEFAULT_VERIFY_MAX_TURNS,
+    onTurn: () => {
+      turns++;
+      emit({ type: "running", turn: turns });
+    },
+    onTool: (name, summary) => emit({ type: "tool", turn: turns, name, summary }),
+    onUsage: (used) => {
+      usage.inputTokens += used.inputTokens;
+      usage.outputTokens += used.outputTokens;
+    },
+  };
+  const report = (fields: Partial<LensReport> & Pick<LensReport, "outcome">): LensReport => ({
+    ...source,
+    verdict: null,
+    statedVerdict: null,
+    text: "",
+    findings: [],
+    dropped: [],
+    failure: null,
+    turns,
+    usage: { ...usage },
+    recovered: false,
+    ...fields,
+  });
+
+  try {
+    signal.throwIfAborted();
+    const { model } = options;
+    const review =
+      model.kind === "chat" ? await chatReview(model, session) : await agentReview(model, session);
+    let text = withRejectedNote(review.text, review.rejected);
+    let findings: LensFinding[] = review.findings;
+    let dropped: LensFinding[] = [];
+    let statedVerdict = review.statedVerdict;
+    let recovered = review.recovered;
+    if (limits.verify && findings.length > 0) {
+      emit({ type: "verifying", findings: findings.length });
+      const verified = await verifyFindings(model, session, { ...review, text });
+      ({ text, statedVerdict } = verified);
+      findings = verified.surviving;
+      dropped = verified.dropped;
+      recovered ||= verified.recovered;
+    }
+    const verdict = deriveVerdict(findings);
+    emit({ type: "done", verdict, findings: findings.length, dropped: dropped.length });
+    return report({ outcome: "done", verdict, statedVerdict, text, findings, dropped, recovered });
+  } catch (error) {
+    if (signal.aborted) {
+      const reason = cancelReason(signal.reason);
+      emit({ type: "cancelled", reason });
+      return report({ outcome: "cancelled", failure: reason });
+    }
+    const reason = publicFailureReason(error);
+    emit({ type: "failed", reason });
+    return report({
+      outcome: "failed",
+      failure: reason,
+      text: error instanceof LensFailure ? error.text : "",
+    });
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** Entries of the block we could not read are named, not silently lost. */
+function withRejectedNote(text: string, rejected: readonly string[]): string {
+  if (rejected.length === 0) return text;
+  return `${text}\n\n_Gadfly could not read ${rejected.length} entr${rejected.length === 1 ? "y" : "ies"} of the findings block: ${rejected.join("; ")}._`;
+}
+
+function cancelReason(reason: unknown): string {
+  if (typeof reason === "string" && reason.trim() !== "") return reason.trim();
+  if (reason instanceof Error && reason.name !== "AbortError" && reason.message !== "") {
+    return publicFailureReason(new LensFailure(reason.message));
+  }
+  return "cancelled";
+}

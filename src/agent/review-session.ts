@@ -1,0 +1,29 @@
+import type { Usage } from "../llm/language-model.js";
+import type { BuildOptions } from "./build-review-prompt.js";
+import type { Clock } from "./clock.js";
+import type { Deadline } from "./deadline.js";
+import type { RepoTools } from "./repo-tools.js";
+
+/** Everything one (model, lens) review shares across its phases: review, repair, verify. */
+export interface ReviewSession {
+  /** The lens and the pull request, to build the prompt for either kind of model. */
+  prompt: BuildOptions;
+  tools: RepoTools;
+  workspaceRoot: string;
+  clock: Clock;
+  /** Cancellation from outside: ends the lens as "cancelled". */
+  signal: AbortSignal;
+  /** The reviewer's whole time budget. */
+  deadline: Deadline;
+  timeoutSeconds: number;
+  maxTurns: number;
+  /** The time a tool-free turn (final answer, repair) gets when the budget is spent. */
+  graceMs: number;
+  maxToolCallsPerTurn: number;
+  /** Tool output the whole review may still take (review and verification together). */
+  toolOutputBudget: { remainingBytes: number };
+  verifyMaxTurns: number;
+  onTurn(): void;
+  onTool(name: string, summary: string): void;
+  onUsage(usage: Usage): void;
+}

@@ -1,0 +1,118 @@
+import { realpath, stat } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { errorCode } from "./tools/error-code.js";
+import { ToolError } from "./tools/tool-error.js";
+
+/** A path inside the workspace, checked: its real location is inside the root. */
+export interface WorkspacePath {
+  /** As the model should see it: relative to the root, `/`-separated, "." for the root. */
+  relativePath: string;
+  /** The real (symlink-free) absolute path; the only path tools may open. */
+  realPath: string;
+  kind: "file" | "directory" | "other";
+  size: number;
+}
+
+/** Directory names no tool may enter: `.git` can hold credentials (a token in a remote URL). */
+const HIDDEN_SEGMENTS = new Set([".git"]);
+
+/**
+ * The PR head snapshot the repo tools read from. Every path a model gives is
+ * confined to it: absolute paths and `..` are refused before touching the
+ * disk, and the real path (symlinks resolved at every level) must stay inside
+ * the root, so a link planted by the PR cannot reach the rest of the machine.
+ */
+export class Workspace {
+  /** The real path of the snapshot directory. */
+  readonly root: string;
+
+  private constructor(root: string) {
+    this.root = root;
+  }
+
+  static async open(directory: string): Promise<Workspace> {
+    const root = await realpath(directory);
+    const info = await stat(root);
+    if (!info.isDirectory()) throw new Error(`workspace is not a directory: ${directory}`);
+    return new Workspace(root);
+  }
+
+  /** Whether a real (already resolved) path lies inside the root. */
+  contains(realPath: string): boolean {
+    if (realPath === this.root) return true;
+    const prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
+    return realPath.startsWith(prefix) && !isHidden(relative(this.root, realPath));
+  }
+
+  /** Resolves what a model asked for, or throws a ToolError the model can read. */
+  async resolve(requested: string | undefined): Promise<WorkspacePath> {
+    const relativePath = normalizeRequestedPath(requested);
+    const joined = relativePath === "." ? this.root : join(this.root, ...relativePath.split("/"));
+    let realPath: string;
+    try {
+      realPath = await realpath(joined);
+    } catch (error) {
+      if (isMissing(error)) {
+        // Say "outside" rather than "not found" when the missing path hangs off a link that
+        // leaves the workspace: the answer must not reveal what exists out there.
+        const anchor = await this.nearestExistingAncestor(dirname(joined));
+        if (anchor !== null && !this.contains(anchor)) throw outside(relativePath);
+        throw new ToolError(`not found: ${relativePath}`);
+      }
+      throw new ToolError(`cannot open ${relativePath}: ${errorCode(error)}`);
+    }
+    if (!this.contains(realPath)) throw outside(relativePath);
+    const info = await stat(realPath);
+    const kind = info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
+    return { relativePath, realPath, kind, size: info.size };
+  }
+
+  private async nearestExistingAncestor(path: string): Promise<string | null> {
+    let current = path;
+    for (;;) {
+      try {
+        return await realpath(current);
+      } catch (error) {
+        if (!isMissing(error)) return null;
+      }
+      const parent = dirname(current);
+      if (parent === current) return null;
+      current = parent;
+    }
+  }
+}
+
+/** Checks the shape of a requested path without touching the disk. */
+function normalizeRequestedPath(requested: string | undefined): string {
+  const raw = (requested ?? "").trim();
+  if (raw.includes("\u0000")) throw new ToolError("invalid path: it contains a NUL byte");
+  const slashed = raw.replace(/\\/g, "/");
+  if (slashed.startsWith("/") || slashed.startsWith("~") || /^[A-Za-z]:/.test(slashed)) {
+    throw new ToolError(
+      `absolute paths are not allowed (${raw}): give a path relative to the repository root`,
+    );
+  }
+  const segments = slashed.split("/").filter((segment) => segment !== "" && segment !== ".");
+  if (segments.includes("..")) {
+    throw new ToolError(`paths may not contain "..": ${raw} (the repository root is the top)`);
+  }
+  if (segments.some((segment) => HIDDEN_SEGMENTS.has(segment.toLowerCase()))) {
+    throw new ToolError(`the .git directory is not available to the tools: ${raw}`);
+  }
+  return segments.length === 0 ? "." : segments.join("/");
+}
+
+function isHidden(relativePath: string): boolean {
+  return relativePath.split(sep).some((segment) => HIDDEN_SEGMENTS.has(segment.toLowerCase()));
+}
+
+function outside(relativePath: string): ToolError {
+  return new ToolError(
+    `refused: ${relativePath} resolves outside the repository (a symbolic link); only files of the pull request's head are readable`,
+  );
+}
+
+function isMissing(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "ENOENT" || code === "ENOTDIR";
+}
