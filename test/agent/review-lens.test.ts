@@ -4,7 +4,7 @@ import { Workspace } from "../../src/agent/workspace.js";
 import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import { ModelError } from "../../src/llm/errors.js";
 import type { Message } from "../../src/llm/message.js";
-import { FakeClock } from "./helpers/fake-clock.js";
+import { FakeClock } from "../helpers/fake-clock.js";
 import { eventTrail, offByOne, reviewOptions, sqlInjection } from "./helpers/review-fixtures.js";
 import { answer, call, scriptedChatModel, toolTurn } from "./helpers/scripted-models.js";
 import {

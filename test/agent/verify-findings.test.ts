@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { reviewLens } from "../../src/agent/review-lens.js";
 import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import type { LensFinding } from "../../src/findings/schema.js";
-import { FakeClock } from "./helpers/fake-clock.js";
+import { FakeClock } from "../helpers/fake-clock.js";
 import { eventTrail, offByOne, reviewOptions, sqlInjection } from "./helpers/review-fixtures.js";
 import { answer, call, scriptedChatModel, toolTurn } from "./helpers/scripted-models.js";
 

@@ -1,48 +1,68 @@
-import type { Clock } from "../../src/run/clock.js";
+import type { Clock } from "../../src/agent/clock.js";
 
-/** A manual clock: time moves only when the test calls `advance`. */
+interface Timer {
+  id: number;
+  at: number;
+  callback: () => void;
+}
+
+/** A clock that only moves when a test advances it: no test sleeps on the wall clock. */
 export class FakeClock implements Clock {
-  private current: number;
+  private time: number;
+  private timers: Timer[] = [];
   private nextId = 1;
-  private readonly timers = new Map<number, { at: number; callback: () => void }>();
 
-  constructor(start = Date.UTC(2026, 7, 6, 0, 27, 21)) {
-    this.current = start;
+  constructor(start = 1_750_000_000_000) {
+    this.time = start;
   }
 
   now(): number {
-    return this.current;
+    return this.time;
   }
 
   setTimeout(callback: () => void, milliseconds: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.current + Math.max(0, milliseconds), callback });
-    return id;
+    const timer = { id: this.nextId++, at: this.time + Math.max(0, milliseconds), callback };
+    this.timers.push(timer);
+    return timer.id;
   }
 
   clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
+    this.timers = this.timers.filter((timer) => timer.id !== handle);
   }
 
-  get pendingTimers(): number {
-    return this.timers.size;
-  }
-
-  /** Moves time forward, firing due timers in order and letting their promises settle. */
-  async advance(milliseconds: number): Promise<void> {
-    const target = this.current + milliseconds;
+  /** Moves time forward; due timers fire synchronously, in order. */
+  advance(milliseconds: number): void {
+    this.time += milliseconds;
     for (;;) {
-      const due = [...this.timers.entries()]
-        .filter(([, timer]) => timer.at <= target)
-        .sort((a, b) => a[1].at - b[1].at)[0];
+      const due = this.nextDue(this.time);
+      if (due === undefined) return;
+      this.timers = this.timers.filter((timer) => timer !== due);
+      due.callback();
+    }
+  }
+
+  /** Moves time forward timer by timer, letting the promises each timer starts settle in between. */
+  async advanceAndSettle(milliseconds: number): Promise<void> {
+    const target = this.time + milliseconds;
+    for (;;) {
+      const due = this.nextDue(target);
       if (due === undefined) break;
-      this.timers.delete(due[0]);
-      this.current = due[1].at;
-      due[1].callback();
+      this.timers = this.timers.filter((timer) => timer !== due);
+      this.time = due.at;
+      due.callback();
       await settle();
     }
-    this.current = target;
+    this.time = target;
     await settle();
+  }
+
+  /** Timers still pending: a finished piece of work must leave none behind. */
+  pending(): number {
+    return this.timers.length;
+  }
+
+  private nextDue(limit: number): Timer | undefined {
+    return this.timers.filter((timer) => timer.at <= limit).sort((a, b) => a.at - b.at)[0];
   }
 }
 

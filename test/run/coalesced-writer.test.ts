@@ -31,9 +31,9 @@ describe("CoalescedWriter", () => {
     for (let state = 2; state <= 50; state++) writer.update(state);
     await settle();
     expect(writes.map((write) => write.state)).toEqual([1]);
-    await clock.advance(1999);
+    await clock.advanceAndSettle(1999);
     expect(writes).toHaveLength(1);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     expect(writes.map((write) => [write.state, write.at - start])).toEqual([
       [1, 0],
       [50, 2000],
@@ -44,7 +44,7 @@ describe("CoalescedWriter", () => {
     const { clock, writes, writer } = setup();
     for (let step = 0; step < 300; step++) {
       writer.update(step);
-      await clock.advance(97);
+      await clock.advanceAndSettle(97);
     }
     await writer.flush();
     const gaps = writes.slice(1).map((write, index) => write.at - (writes[index]?.at ?? 0));
@@ -59,9 +59,9 @@ describe("CoalescedWriter", () => {
     writer.update(2);
     expect(await writer.flush()).toBe(true);
     expect(writes.map((write) => write.state)).toEqual([1, 2]);
-    expect(clock.pendingTimers).toBe(0);
+    expect(clock.pending()).toBe(0);
     writer.update(3);
-    await clock.advance(10_000);
+    await clock.advanceAndSettle(10_000);
     expect(writes.map((write) => write.state)).toEqual([1, 2]);
   });
 
@@ -70,7 +70,7 @@ describe("CoalescedWriter", () => {
     writer.update(1);
     await settle();
     expect(errors).toHaveLength(1);
-    await clock.advance(2000);
+    await clock.advanceAndSettle(2000);
     expect(errors).toHaveLength(2);
     expect(await writer.flush()).toBe(true);
     expect(writes.map((write) => write.state)).toEqual([1]);

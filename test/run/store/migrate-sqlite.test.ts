@@ -100,7 +100,7 @@ describe("migrations", () => {
     await first.close();
     const before = applied(temporary.path);
 
-    await clock.advance(60_000);
+    await clock.advanceAndSettle(60_000);
     const second = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
     expect(applied(temporary.path)).toEqual(before);
     expect(await second.recordDelivery("d-1", "pull_request", new Date(clock.now()))).toBe(

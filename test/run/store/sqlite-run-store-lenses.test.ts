@@ -89,7 +89,7 @@ describe("lenses", () => {
     ];
     await store.saveTranscript(roundId, "glm-5.2:cloud", "security", oldMessages);
     await store.saveLensReport(roundId, sampleLensReport());
-    await clock.advance(10 * DAY);
+    await clock.advanceAndSettle(10 * DAY);
     const recentMessages: Message[] = [{ role: "assistant", content: "VERDICT: Minor issues" }];
     await store.saveTranscript(roundId, "glm-5.2:cloud", "performance", recentMessages);
 
@@ -108,7 +108,7 @@ describe("resume", () => {
     await store.saveLensReport(running, sampleLensReport());
     await store.saveLensReport(running, sampleLensReport({ lens: "correctness" }));
     await store.markLensRunning(running, "glm-5.2:cloud", "performance");
-    await clock.advance(1000);
+    await clock.advanceAndSettle(1000);
     const { round: queued } = await store.startRound({
       repo,
       installationId: 42,

@@ -104,7 +104,7 @@ describe("rounds", () => {
   it("supersedes the running round of an older head SHA and numbers the new one after it", async () => {
     const older = await store.startRound(trigger("aaa111"));
     await store.markRoundRunning(older.round.id);
-    await clock.advance(1000);
+    await clock.advanceAndSettle(1000);
 
     const newer = await store.startRound(trigger("bbb222"));
     expect(newer.created).toBe(true);
@@ -152,7 +152,7 @@ describe("rounds", () => {
   it("keeps the first ending of a round", async () => {
     const { round } = await store.startRound(trigger("aaa111"));
     await store.markRoundRunning(round.id);
-    await clock.advance(5000);
+    await clock.advanceAndSettle(5000);
     expect(await store.finishRound(round.id, { state: "failed", failure: "snapshot failed" })).toBe(
       true,
     );
