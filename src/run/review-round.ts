@@ -1,0 +1,232 @@
+import { type Clock, systemClock } from "../agent/clock.js";
+import type { LensEvent } from "../agent/lens-event.js";
+import type { LensReport } from "../agent/lens-report.js";
+import { reviewLens } from "../agent/review-lens.js";
+import type { LensDefinition } from "../agent/schema.js";
+import { Workspace } from "../agent/workspace.js";
+import type { ReviewPlan } from "../config/resolve-review-plan.js";
+import type { ModelConfig, ProviderConfig } from "../config/schema.js";
+import { createLanguageModel } from "../llm/create-language-model.js";
+import type { LanguageModel } from "../llm/language-model.js";
+import type { ChangeSet } from "./change-set.js";
+import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import type { RoundStatus } from "./round-status.js";
+import { applyLensEvent, initialRoundStatus } from "./track-round-status.js";
+
+export interface ReviewRoundOptions {
+  plan: ReviewPlan;
+  providers: readonly ProviderConfig[];
+  /** Definitions of every lens in `plan.lenses` (built-in and the repository's own). */
+  lenses: readonly LensDefinition[];
+  change: ChangeSet;
+  round: number;
+  /** Where provider keys are read from, by the names the config gives. */
+  env: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+  /** The global cap on (model, lens) reviews in flight, shared by every round of the process. */
+  limiter: ReviewerLimiter;
+  onStatus?: (status: RoundStatus) => void;
+  /** Called as each lens ends (to persist it) before the round goes on. */
+  onLensReport?: (report: LensReport) => Promise<void>;
+  /** Lenses finished before a restart: their reports are reused, their models not called again. */
+  finished?: readonly LensReport[];
+  resumed?: boolean;
+  clock?: Clock;
+  record?: { dir: string };
+  /** Tests and the demo may build models their own way. */
+  createModel?: (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel;
+}
+
+export interface ReviewRoundResult {
+  /** In config order: models, then lenses. */
+  reports: LensReport[];
+  status: RoundStatus;
+}
+
+/**
+ * The core of a review round, knowing nothing of GitHub: fans models × lenses
+ * out under the global limiter, folds their events into the status board's
+ * state, and returns every lens report (done, failed or cancelled — never a
+ * silent gap).
+ */
+export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRoundResult> {
+  const clock = options.clock ?? systemClock;
+  const { plan, change } = options;
+  const providers = new Map(options.providers.map((provider) => [provider.name, provider]));
+  const lensById = new Map(options.lenses.map((lens) => [lens.id, lens]));
+  const finished = new Map(
+    (options.finished ?? []).map((report) => [`${report.model}\u0000${report.lens}`, report]),
+  );
+
+  let status = initialRoundStatus(
+    {
+      headSha: change.headSha,
+      round: options.round,
+      reviewers: plan.models.map((model) => ({
+        model: model.id,
+        provider: model.provider,
+        lenses: plan.lenses,
+      })),
+      notReviewed: change.notReviewed,
+      ...(options.resumed === true ? { resumed: true } : {}),
+    },
+    clock.now(),
+  );
+  const publish = () => options.onStatus?.(status);
+  const onEvent = (event: LensEvent) => {
+    status = applyLensEvent(status, event);
+    publish();
+  };
+  for (const report of finished.values()) onEvent(reportEvent(report, clock.now()));
+  publish();
+
+  const workspace = await Workspace.open(change.workspaceDir);
+  const prompt = {
+    title: change.title,
+    description: change.description,
+    diff: change.packedDiff,
+    changedFiles: change.files.map((file) => file.path),
+  };
+
+  // Interleave models (lens-major order) so one slow provider does not hold every slot.
+  const jobs = plan.lenses.flatMap((lensId) => plan.models.map((model) => ({ model, lensId })));
+  const settled = await Promise.all(
+    jobs.map(async ({ model, lensId }): Promise<LensReport> => {
+      const previous = finished.get(`${model.id}\u0000${lensId}`);
+      if (previous !== undefined) return previous;
+      const report = await options.limiter
+        .run(
+          () =>
+            runOne({
+              model,
+              lensId,
+              provider: providers.get(model.provider),
+              lens: lensById.get(lensId),
+              options,
+              workspace,
+              prompt,
+              onEvent,
+              clock,
+            }),
+          options.signal,
+        )
+        .catch((error: unknown) => cancelledOrFailed(model, lensId, error, options.signal));
+      onEvent(reportEvent(report, clock.now()));
+      await options.onLensReport?.(report);
+      return report;
+    }),
+  );
+  const reports = plan.models.flatMap((model) =>
+    plan.lenses.flatMap((lensId) =>
+      settled.filter((report) => report.model === model.id && report.lens === lensId),
+    ),
+  );
+  status = { ...status, finished: true, updatedAt: new Date(clock.now()) };
+  publish();
+  return { reports, status };
+}
+
+interface RunOneInput {
+  model: ModelConfig;
+  lensId: string;
+  provider: ProviderConfig | undefined;
+  lens: LensDefinition | undefined;
+  options: ReviewRoundOptions;
+  workspace: Workspace;
+  prompt: Parameters<typeof reviewLens>[0]["prompt"];
+  onEvent: (event: LensEvent) => void;
+  clock: Clock;
+}
+
+async function runOne(input: RunOneInput): Promise<LensReport> {
+  const { model, lensId, options } = input;
+  if (input.provider === undefined)
+    return failedReport(model, lensId, `unknown provider ${model.provider}`);
+  if (input.lens === undefined) return failedReport(model, lensId, `unknown lens ${lensId}`);
+  let languageModel: LanguageModel;
+  try {
+    languageModel =
+      options.createModel?.(model, input.provider, lensId) ??
+      createLanguageModel({
+        model,
+        provider: input.provider,
+        env: options.env,
+        lens: lensId,
+        record: options.record,
+      });
+  } catch (error) {
+    return failedReport(model, lensId, publicMessage(error));
+  }
+  return reviewLens({
+    model: languageModel,
+    modelId: model.id,
+    provider: model.provider,
+    lens: input.lens,
+    prompt: input.prompt,
+    workspace: input.workspace,
+    limits: options.plan.review,
+    signal: options.signal,
+    onEvent: input.onEvent,
+    clock: input.clock,
+  });
+}
+
+function reportEvent(report: LensReport, at: number): LensEvent {
+  const source = { model: report.model, provider: report.provider, lens: report.lens, at };
+  if (report.outcome === "done" && report.verdict !== null) {
+    return {
+      ...source,
+      type: "done",
+      verdict: report.verdict,
+      findings: report.findings.length,
+      dropped: report.dropped.length,
+    };
+  }
+  if (report.outcome === "cancelled")
+    return { ...source, type: "cancelled", reason: report.failure ?? "cancelled" };
+  return { ...source, type: "failed", reason: report.failure ?? "failed" };
+}
+
+function cancelledOrFailed(
+  model: ModelConfig,
+  lens: string,
+  error: unknown,
+  signal: AbortSignal,
+): LensReport {
+  const report = failedReport(model, lens, publicMessage(error));
+  return signal.aborted ? { ...report, outcome: "cancelled", failure: reasonOf(signal) } : report;
+}
+
+function failedReport(model: ModelConfig, lens: string, failure: string): LensReport {
+  return {
+    model: model.id,
+    provider: model.provider,
+    lens,
+    outcome: "failed",
+    verdict: null,
+    statedVerdict: null,
+    text: "",
+    findings: [],
+    dropped: [],
+    failure,
+    turns: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    recovered: false,
+  };
+}
+
+function publicMessage(error: unknown): string {
+  if (typeof error === "object" && error !== null && "publicMessage" in error) {
+    return String((error as { publicMessage: unknown }).publicMessage);
+  }
+  return "internal error";
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return typeof reason === "string"
+    ? reason
+    : reason instanceof Error
+      ? reason.message
+      : "cancelled";
+}
