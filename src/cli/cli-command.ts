@@ -1,0 +1,45 @@
+/** What `gadfly review` prints. `markdown` is exactly the consensus comment. */
+export type OutputFormat = "text" | "markdown" | "json" | "sarif";
+
+/** The lowest severity that makes `gadfly review` exit non-zero; none means always exit 0. */
+export type FailOn = "high" | "medium";
+
+/** The options of `gadfly review`, validated; null means "not given, use the default". */
+export interface ReviewCommandOptions {
+  /** Base ref; null: the merge-base with the default branch. */
+  base: string | null;
+  /** Head ref; null: the working tree, uncommitted changes included. */
+  head: string | null;
+  /** The repository to review (any directory inside it); "." unless given. */
+  repoPath: string;
+  /** Model ids to use, in order, without duplicates; null: every configured model. */
+  models: string[] | null;
+  /** Lens ids to use, in order, without duplicates; null: the configured lenses. */
+  lenses: string[] | null;
+  /** The app config file; null: GADFLY_CONFIG or gadfly.config.yml. */
+  configPath: string | null;
+  /** Reviewers in flight at once; null: the config's value. */
+  concurrency: number | null;
+  /** False with `--no-verify`: skip the survival pass. */
+  verify: boolean;
+  /** Given, or the default: `text` when stdout is a terminal and there is no `--output`, else `markdown`. */
+  format: OutputFormat;
+  /** Write the report to this file instead of stdout. */
+  output: string | null;
+  failOn: FailOn | null;
+  /** Save every model transcript into this directory. */
+  recordDir: string | null;
+  /** Answer from the transcripts in this directory, with no model at all. */
+  replayDir: string | null;
+  /** Review the bundled demo change from its bundled recordings, offline. */
+  demo: boolean;
+  /** False with `--no-progress`: no live status board. */
+  progress: boolean;
+}
+
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "review"; options: ReviewCommandOptions }
+  /** Reserved: a queue worker. Only `--config` is accepted for now. */
+  | { kind: "worker"; configPath: string | null };

@@ -1,0 +1,103 @@
+import type { LensReport } from "../agent/lens-report.js";
+import type { Cluster } from "../consensus/cluster.js";
+import type { Consensus } from "../consensus/consensus.js";
+import type { LensFinding } from "../findings/schema.js";
+import type { ReportMeta } from "./report-meta.js";
+import type { JsonFinding, JsonLensFinding, JsonLensReport, JsonReport } from "./schema.js";
+
+/**
+ * The consensus as `--format json` prints it: schema version 1 (see schema.ts and
+ * json-report.md), two-space indented, ending with a newline. Nothing in it depends on the
+ * clock, so a replayed run prints the same bytes.
+ */
+export function formatJson(consensus: Consensus, meta: ReportMeta): string {
+  const report: JsonReport = {
+    schemaVersion: 1,
+    tool: { name: "gadfly", version: meta.toolVersion },
+    headSha: meta.headSha,
+    baseSha: meta.baseSha,
+    verdict: consensus.verdict,
+    modelCount: consensus.modelCount,
+    models: consensus.models.map((model) => ({
+      id: model.model,
+      provider: model.provider,
+      verdict: model.verdict,
+      lenses: model.lenses.map(lensReport),
+    })),
+    findings: consensus.clusters.map((cluster, index) =>
+      finding(cluster, index + 1, consensus.modelCount),
+    ),
+    notReviewed: meta.notReviewed.map((entry) => ({ path: entry.path, reason: entry.reason })),
+    comparison:
+      consensus.comparison === null
+        ? null
+        : {
+            round: consensus.comparison.round,
+            previousHeadSha: consensus.comparison.previousHeadSha,
+            fresh: consensus.comparison.fresh.map((cluster) => cluster.fingerprint),
+            stillOpen: consensus.comparison.stillOpen.map((cluster) => cluster.fingerprint),
+            fixed: consensus.comparison.fixed.map((fixed) => ({
+              fingerprint: fixed.fingerprint,
+              title: fixed.title,
+              file: fixed.file,
+              line: fixed.line,
+              severity: fixed.severity,
+              url: fixed.url ?? null,
+            })),
+          },
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function lensReport(report: LensReport): JsonLensReport {
+  return {
+    lens: report.lens,
+    outcome: report.outcome,
+    verdict: report.verdict,
+    statedVerdict: report.statedVerdict,
+    findings: report.findings.map(lensFinding),
+    dropped: report.dropped.map(lensFinding),
+    failure: report.failure,
+    turns: report.turns,
+    recovered: report.recovered,
+    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens },
+    text: report.text,
+  };
+}
+
+/** Copies the known fields only: extra properties on the input never leak into the report. */
+function lensFinding(finding: LensFinding): JsonLensFinding {
+  return {
+    file: finding.file,
+    line: finding.line,
+    endLine: finding.endLine,
+    severity: finding.severity,
+    confidence: finding.confidence,
+    title: finding.title,
+    body: finding.body,
+  };
+}
+
+function finding(cluster: Cluster, rank: number, modelCount: number): JsonFinding {
+  const representative = cluster.representative;
+  return {
+    rank,
+    fingerprint: cluster.fingerprint,
+    file: representative.file,
+    line: representative.line,
+    endLine: representative.endLine,
+    severity: cluster.severity,
+    confidence: representative.confidence,
+    title: representative.title,
+    body: representative.body,
+    lens: representative.lens,
+    lenses: [...new Set([representative.lens, ...cluster.findings.map((member) => member.lens)])],
+    models: [...cluster.models],
+    agreement: `${cluster.models.length}/${modelCount}`,
+    members: cluster.findings.map((member) => ({
+      ...lensFinding(member),
+      model: member.model,
+      lens: member.lens,
+    })),
+  };
+}

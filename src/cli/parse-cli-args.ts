@@ -1,0 +1,217 @@
+import { parseArgs } from "node:util";
+import { LensId } from "../config/schema.js";
+import type { CliCommand, FailOn, OutputFormat, ReviewCommandOptions } from "./cli-command.js";
+import { UsageError } from "./usage-error.js";
+
+export interface ParseCliArgsContext {
+  /** Whether stdout is a terminal: it decides the default `--format`. */
+  isTty: boolean;
+}
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+  base: { type: "string" },
+  head: { type: "string" },
+  repo: { type: "string" },
+  models: { type: "string" },
+  lenses: { type: "string" },
+  config: { type: "string" },
+  concurrency: { type: "string" },
+  "no-verify": { type: "boolean" },
+  format: { type: "string" },
+  output: { type: "string" },
+  "fail-on": { type: "string" },
+  record: { type: "string" },
+  replay: { type: "string" },
+  demo: { type: "boolean" },
+  "no-progress": { type: "boolean" },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+type ParsedValues = { [name in OptionName]?: string | boolean | undefined };
+
+const FORMATS: readonly OutputFormat[] = ["text", "markdown", "json", "sarif"];
+const FAIL_ON: readonly FailOn[] = ["high", "medium"];
+const MAX_CONCURRENCY = 64;
+const HELP_HINT = "see gadfly --help";
+
+/** Options each command accepts besides --help and --version. */
+const COMMAND_OPTIONS: Record<"review" | "worker", readonly OptionName[]> = {
+  review: Object.keys(OPTIONS).filter(
+    (name): name is OptionName => name !== "help" && name !== "version",
+  ),
+  worker: ["config"],
+};
+
+/** `--demo` brings its own change and recordings: these would contradict it. */
+const DEMO_CONFLICTS: readonly OptionName[] = ["replay", "record", "repo", "base", "head"];
+
+/**
+ * Parses the command line (without the node and script arguments). Throws a UsageError with a
+ * one-line message for anything wrong: unknown or repeated options, missing or bad values,
+ * conflicting flags, an unknown command.
+ */
+export function parseCliArgs(argv: readonly string[], context: ParseCliArgsContext): CliCommand {
+  const { values, positionals, tokens } = parseStrictly(argv);
+  rejectRepeatedOptions(tokens);
+  if (values.help === true) return { kind: "help" };
+  if (values.version === true) return { kind: "version" };
+
+  const [command, ...extra] = positionals;
+  if (command === undefined) {
+    throw new UsageError(`missing command: expected "review" or "worker" (${HELP_HINT})`);
+  }
+  if (command !== "review" && command !== "worker") {
+    throw new UsageError(`unknown command ${quote(command)} (${HELP_HINT})`);
+  }
+  if (extra[0] !== undefined) throw new UsageError(`unexpected argument ${quote(extra[0])}`);
+  for (const name of Object.keys(values) as OptionName[]) {
+    if (name !== "help" && name !== "version" && !COMMAND_OPTIONS[command].includes(name)) {
+      throw new UsageError(`--${name} is not an option of "gadfly ${command}"`);
+    }
+  }
+  if (command === "worker") return { kind: "worker", configPath: stringValue(values, "config") };
+  return { kind: "review", options: reviewOptions(values, context) };
+}
+
+function reviewOptions(values: ParsedValues, context: ParseCliArgsContext): ReviewCommandOptions {
+  if (values.record !== undefined && values.replay !== undefined) {
+    throw new UsageError("--record and --replay cannot be used together");
+  }
+  if (values.demo === true) {
+    const conflict = DEMO_CONFLICTS.find((name) => values[name] !== undefined);
+    if (conflict !== undefined) throw new UsageError(`--demo cannot be used with --${conflict}`);
+  }
+  const output = stringValue(values, "output");
+  const format = enumValue(values, "format", FORMATS);
+  return {
+    base: refValue(values, "base"),
+    head: refValue(values, "head"),
+    repoPath: stringValue(values, "repo") ?? ".",
+    models: listValue(values, "models", (item) =>
+      /\s/.test(item) ? "a model id cannot contain spaces" : null,
+    ),
+    lenses: listValue(values, "lenses", (item) =>
+      LensId.safeParse(item).success ? null : "a lens id is lowercase letters, digits and '-'",
+    ),
+    configPath: stringValue(values, "config"),
+    concurrency: concurrencyValue(values),
+    verify: values["no-verify"] !== true,
+    // A file or a pipe gets markdown; colours and in-place layout are for a person at a terminal.
+    format: format ?? (context.isTty && output === null ? "text" : "markdown"),
+    output,
+    failOn: enumValue(values, "fail-on", FAIL_ON),
+    recordDir: stringValue(values, "record"),
+    replayDir: stringValue(values, "replay"),
+    demo: values.demo === true,
+    progress: values["no-progress"] !== true,
+  };
+}
+
+function parseStrictly(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
+  } catch (error) {
+    throw translateParseError(error);
+  }
+}
+
+/** node:util's messages are several sentences long; the user gets one short line. */
+function translateParseError(error: unknown): Error {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-{1,2}[^' =]+)/.exec(message)?.[1] ?? "an option";
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    return new UsageError(`unknown option ${option} (${HELP_HINT})`);
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return new UsageError(
+      message.includes("does not take an argument")
+        ? `${option} does not take a value`
+        : `${option} needs a value`,
+    );
+  }
+  return error instanceof Error ? error : new Error(message);
+}
+
+/** Without this, parseArgs silently keeps the last of two `--format` flags. */
+function rejectRepeatedOptions(tokens: readonly { kind: string; name?: string }[]): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once`);
+    seen.add(token.name);
+  }
+}
+
+function stringValue(values: ParsedValues, name: OptionName): string | null {
+  const value = values[name];
+  if (typeof value !== "string") return null;
+  if (value.trim() === "") throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+/** Refs are passed to git, where a leading dash would read as an option. */
+function refValue(values: ParsedValues, name: OptionName): string | null {
+  const value = stringValue(values, name);
+  if (value !== null && (value.startsWith("-") || /[\s\0]/.test(value))) {
+    throw new UsageError(`--${name}: ${quote(value)} is not a valid git ref`);
+  }
+  return value;
+}
+
+function listValue(
+  values: ParsedValues,
+  name: OptionName,
+  problem: (item: string) => string | null,
+): string[] | null {
+  const value = stringValue(values, name);
+  if (value === null) return null;
+  const items = value.split(",").map((item) => item.trim());
+  if (items.some((item) => item === "")) {
+    throw new UsageError(`--${name}: empty item in ${quote(value)} (use a,b,c)`);
+  }
+  for (const item of items) {
+    const reason = problem(item);
+    if (reason !== null) throw new UsageError(`--${name}: ${quote(item)}: ${reason}`);
+  }
+  return [...new Set(items)];
+}
+
+function enumValue<Value extends string>(
+  values: ParsedValues,
+  name: OptionName,
+  allowed: readonly Value[],
+): Value | null {
+  const value = stringValue(values, name);
+  if (value === null) return null;
+  const match = allowed.find((candidate) => candidate === value);
+  if (match === undefined) {
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}; got ${quote(value)}`);
+  }
+  return match;
+}
+
+function concurrencyValue(values: ParsedValues): number | null {
+  const value = stringValue(values, "concurrency");
+  if (value === null) return null;
+  const number = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= 1 && number <= MAX_CONCURRENCY)) {
+    throw new UsageError(
+      `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}; got ${quote(value)}`,
+    );
+  }
+  return number;
+}
+
+/** Echoes user input safely: control characters escaped, so a message stays one harmless line. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}

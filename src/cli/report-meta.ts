@@ -1,0 +1,18 @@
+import type { LensMetadata } from "../render/lens-metadata.js";
+import type { NotReviewed } from "../run/round-status.js";
+
+/** What the machine-readable reports need besides the consensus itself. */
+export interface ReportMeta {
+  /** The package version. */
+  toolVersion: string;
+  /** The head reviewed (a commit SHA, or the working-tree marker). */
+  headSha: string;
+  /** The commit the diff starts from; null when unknown. */
+  baseSha: string | null;
+  /** Files left out of the review, and why. */
+  notReviewed: readonly NotReviewed[];
+  /** Titles of custom lenses; the built-in lenses are known. */
+  lenses?: Readonly<Record<string, LensMetadata>>;
+  /** The repository's root directory: SARIF's %SRCROOT% when given. */
+  sourceRoot?: string;
+}

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { Confidence, Severity, Verdict } from "../findings/schema.js";
+
+/*
+ * The `--format json` report, version 1. This file is its definition (json-report.md explains
+ * it for users). Changing a field's meaning or removing one needs a new schemaVersion; adding an
+ * optional field does not. Nothing here runs when the report is written: formatJson builds a
+ * value of the inferred type, and the tests check the output against this schema.
+ */
+
+const FindingLocation = {
+  /** Path relative to the repository root, forward slashes. */
+  file: z.string().min(1),
+  line: z.number().int().positive(),
+  /** Equals `line` for a one-line finding. */
+  endLine: z.number().int().positive(),
+};
+
+/** A finding as one lens of one model reported it. */
+export const JsonLensFinding = z.strictObject({
+  ...FindingLocation,
+  severity: Severity,
+  confidence: Confidence,
+  title: z.string(),
+  body: z.string(),
+});
+export type JsonLensFinding = z.infer<typeof JsonLensFinding>;
+
+export const JsonLensReport = z.strictObject({
+  lens: z.string(),
+  outcome: z.enum(["done", "failed", "cancelled"]),
+  /** Null unless the outcome is "done". */
+  verdict: Verdict.nullable(),
+  /** The VERDICT line as the model wrote it. */
+  statedVerdict: z.string().nullable(),
+  /** Findings that survived the verify pass. */
+  findings: z.array(JsonLensFinding),
+  /** Findings the verify pass dropped. */
+  dropped: z.array(JsonLensFinding),
+  /** Why the lens failed or was cancelled. */
+  failure: z.string().nullable(),
+  turns: z.number().int().nonnegative(),
+  /** True when the final answer was recovered from an earlier turn. */
+  recovered: z.boolean(),
+  usage: z.strictObject({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+  }),
+  /** The lens's published text (markdown). */
+  text: z.string(),
+});
+export type JsonLensReport = z.infer<typeof JsonLensReport>;
+
+export const JsonModel = z.strictObject({
+  id: z.string(),
+  provider: z.string(),
+  /** Null when no lens of the model completed: such a model does not count. */
+  verdict: Verdict.nullable(),
+  lenses: z.array(JsonLensReport),
+});
+export type JsonModel = z.infer<typeof JsonModel>;
+
+/** One finding of the consensus: a cluster of what one or several models reported. */
+export const JsonFinding = z.strictObject({
+  /** 1 for the most important. */
+  rank: z.number().int().positive(),
+  /** Stable across runs for the same problem in the same file (not tied to line numbers). */
+  fingerprint: z.string(),
+  ...FindingLocation,
+  severity: Severity,
+  confidence: Confidence,
+  title: z.string(),
+  body: z.string(),
+  /** The representative finding's lens. */
+  lens: z.string(),
+  /** Every lens among the members, the representative's first. */
+  lenses: z.array(z.string()).min(1),
+  /** Models that flagged it, in config order. */
+  models: z.array(z.string()).min(1),
+  /** `models.length` out of `modelCount`, e.g. "3/4". */
+  agreement: z.string().regex(/^\d+\/\d+$/),
+  /** Every finding of the cluster, the representative first. */
+  members: z.array(JsonLensFinding.extend({ model: z.string(), lens: z.string() })).min(1),
+});
+export type JsonFinding = z.infer<typeof JsonFinding>;
+
+export const JsonNotReviewed = z.strictObject({
+  path: z.string(),
+  reason: z.enum(["binary", "too-large", "generated", "ignored", "over-budget", "deleted"]),
+});
+
+export const JsonComparison = z.strictObject({
+  round: z.number().int().positive(),
+  previousHeadSha: z.string(),
+  /** Fingerprints of findings new in this round. */
+  fresh: z.array(z.string()),
+  /** Fingerprints of findings already reported in the previous round. */
+  stillOpen: z.array(z.string()),
+  /** Findings of the previous round that are gone. */
+  fixed: z.array(
+    z.strictObject({
+      fingerprint: z.string(),
+      title: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      severity: Severity,
+      url: z.string().nullable(),
+    }),
+  ),
+});
+
+export const JsonReport = z.strictObject({
+  schemaVersion: z.literal(1),
+  tool: z.strictObject({ name: z.literal("gadfly"), version: z.string() }),
+  /** The head reviewed: a commit SHA, or `WORKTREE-` and a content hash for the working tree. */
+  headSha: z.string(),
+  /** The commit the diff starts from; null when unknown. */
+  baseSha: z.string().nullable(),
+  verdict: Verdict,
+  /** Models with at least one lens done: the N of "k/N" agreement. */
+  modelCount: z.number().int().nonnegative(),
+  models: z.array(JsonModel),
+  /** Ranked: agreement, then severity, then file and line. */
+  findings: z.array(JsonFinding),
+  notReviewed: z.array(JsonNotReviewed),
+  /** Null unless an earlier round of the same change was known. */
+  comparison: JsonComparison.nullable(),
+});
+export type JsonReport = z.infer<typeof JsonReport>;

@@ -1,0 +1,32 @@
+/** The text of `gadfly --help`. */
+export function usageText(): string {
+  return `Usage:
+  gadfly review [options]   review a local git change with several models
+  gadfly --help             show this help
+  gadfly --version          show the version
+
+Review options:
+  --base REF            compare against REF (default: the merge-base with the
+                        default branch: origin/HEAD, main or master)
+  --head REF            review the commit REF (default: the working tree,
+                        uncommitted and untracked files included)
+  --repo PATH           the repository to review (default: .)
+  --models a,b          only these model ids from the config
+  --lenses x,y          only these lenses (security, correctness, ...)
+  --config FILE         the app config (default: $GADFLY_CONFIG or
+                        gadfly.config.yml)
+  --concurrency N       reviewers in flight at once (1-64)
+  --no-verify           skip the verify pass
+  --format FORMAT       text, markdown, json or sarif (default: text on a
+                        terminal, markdown otherwise)
+  --output FILE         write the report to FILE instead of stdout
+  --fail-on LEVEL       exit 1 when a finding is at least LEVEL (high or
+                        medium); without it the exit code is 0 (advisory)
+  --record DIR          save every model transcript into DIR
+  --replay DIR          answer from the transcripts in DIR, no model at all
+  --demo                review the bundled demo change from its recordings
+  --no-progress         no live progress on stderr
+
+Exit codes: 0 reviewed, 1 --fail-on threshold reached, 2 usage or config error.
+`;
+}
