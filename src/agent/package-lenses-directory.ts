@@ -1,18 +1,7 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { findPackageRoot } from "../config/find-package-root.js";
 
-/**
- * The package's own `lenses/` directory, found by walking up from this module
- * to the nearest package.json, so it resolves the same from src/ (tests, tsx)
- * and from dist/ (the built app).
- */
+/** The package's own `lenses/` directory, the same from src/ (tests, tsx) and dist/ (the built app). */
 export function packageLensesDirectory(moduleUrl: string = import.meta.url): string {
-  let directory = dirname(fileURLToPath(moduleUrl));
-  for (;;) {
-    if (existsSync(join(directory, "package.json"))) return join(directory, "lenses");
-    const parent = dirname(directory);
-    if (parent === directory) throw new Error(`no package.json above ${fileURLToPath(moduleUrl)}`);
-    directory = parent;
-  }
+  return join(findPackageRoot(moduleUrl, "lenses"), "lenses");
 }

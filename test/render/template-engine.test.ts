@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { findPackageRoot } from "../../src/render/find-package-root.js";
+import { findPackageRoot } from "../../src/config/find-package-root.js";
 import { renderInlineComment } from "../../src/render/render-inline-comment.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { createTemplateEngine } from "../../src/render/template-engine.js";
