@@ -1,0 +1,80 @@
+import type { LensReport } from "../agent/lens-report.js";
+import { clusterFindings } from "./cluster-findings.js";
+import { compareRounds } from "./compare-rounds.js";
+import type { Consensus, ModelSummary, PreviousFinding } from "./consensus.js";
+import type { Finding } from "./finding.js";
+import { modelVerdict, overallVerdict } from "./verdict.js";
+
+export interface BuildConsensusInput {
+  reports: readonly LensReport[];
+  /** Model ids in config order. */
+  modelOrder: readonly string[];
+  /** Lens ids in config order. */
+  lensOrder: readonly string[];
+  /** Model id → provider name. */
+  providers: Readonly<Record<string, string>>;
+  /** The PR's last completed round, when there is one. */
+  previous?: { headSha: string; round: number; findings: PreviousFinding[] };
+  /** This round's number; defaults to the previous round's plus one. */
+  round?: number;
+}
+
+/** Configured ones in their order, then any others by id. */
+function ordered(configured: readonly string[], seen: Iterable<string>): string[] {
+  const extra = [...new Set(seen)].filter((id) => !configured.includes(id)).sort();
+  return [...new Set(configured), ...extra];
+}
+
+function modelSummaries(input: BuildConsensusInput): ModelSummary[] {
+  const lensOrder = ordered(
+    input.lensOrder,
+    input.reports.map((report) => report.lens),
+  );
+  const lensRank = (lens: string) => lensOrder.indexOf(lens);
+  return ordered(
+    input.modelOrder,
+    input.reports.map((report) => report.model),
+  ).map((model) => {
+    const lenses = input.reports
+      .filter((report) => report.model === model)
+      .sort((a, b) => lensRank(a.lens) - lensRank(b.lens));
+    return {
+      model,
+      provider: input.providers[model] ?? lenses[0]?.provider ?? "",
+      verdict: modelVerdict(lenses),
+      lenses,
+    };
+  });
+}
+
+/**
+ * Turns a round's lens reports into what is published: findings of done lenses clustered
+ * across models and ranked, verdicts per model and overall, and, from round 2 on, what was
+ * fixed, is still open, or is new since the previous round.
+ */
+export function buildConsensus(input: BuildConsensusInput): Consensus {
+  const findings: Finding[] = input.reports
+    .filter((report) => report.outcome === "done")
+    .flatMap((report) =>
+      report.findings.map((finding) => ({ ...finding, model: report.model, lens: report.lens })),
+    );
+  const models = modelSummaries(input);
+  const clustered = clusterFindings(findings, { modelOrder: input.modelOrder });
+  const compared =
+    input.previous === undefined
+      ? null
+      : compareRounds({
+          round: input.round ?? input.previous.round + 1,
+          previousHeadSha: input.previous.headSha,
+          previous: input.previous.findings,
+          clusters: clustered,
+        });
+  const clusters = compared?.clusters ?? clustered;
+  return {
+    models,
+    modelCount: models.filter((summary) => summary.verdict !== null).length,
+    verdict: overallVerdict(clusters),
+    clusters,
+    comparison: compared?.comparison ?? null,
+  };
+}

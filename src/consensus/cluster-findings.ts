@@ -1,0 +1,78 @@
+import { assembleCluster } from "./assemble-cluster.js";
+import { canonicalOrder } from "./canonical-order.js";
+import type { Cluster } from "./cluster.js";
+import type { Finding } from "./finding.js";
+import { linkFindings } from "./link-findings.js";
+import { modelRanking } from "./model-ranking.js";
+import { type PreparedFinding, prepareFinding } from "./prepared-finding.js";
+import { rankClusters } from "./rank-clusters.js";
+
+export interface ClusterOptions {
+  /** The configured model order: orders `models` and breaks representative ties. */
+  modelOrder?: readonly string[];
+}
+
+/** Runs of consecutive findings with the same file (the input is in canonical order). */
+function fileBlocks(prepared: readonly PreparedFinding[]): PreparedFinding[][] {
+  const blocks: PreparedFinding[][] = [];
+  let current: PreparedFinding[] = [];
+  for (const member of prepared) {
+    if (current.length > 0 && current[0]?.finding.file !== member.finding.file) {
+      blocks.push(current);
+      current = [];
+    }
+    current.push(member);
+  }
+  if (current.length > 0) {
+    blocks.push(current);
+  }
+  return blocks;
+}
+
+/** Two clusters can name the same problem words in one file: suffix all but the first by place. */
+function disambiguateFingerprints(clusters: Cluster[]): Cluster[] {
+  const byPlace = [...clusters].sort(
+    (a, b) =>
+      a.representative.line - b.representative.line ||
+      a.representative.endLine - b.representative.endLine ||
+      canonicalOrder(a.representative, b.representative),
+  );
+  const seen = new Map<string, number>();
+  const renamed = new Map<Cluster, Cluster>();
+  for (const cluster of byPlace) {
+    const count = (seen.get(cluster.fingerprint) ?? 0) + 1;
+    seen.set(cluster.fingerprint, count);
+    renamed.set(
+      cluster,
+      count === 1 ? cluster : { ...cluster, fingerprint: `${cluster.fingerprint}-${count}` },
+    );
+  }
+  return clusters.map((cluster) => renamed.get(cluster) ?? cluster);
+}
+
+/**
+ * Groups findings that describe the same problem at the same place, whichever model and lens
+ * reported them, and ranks the groups. Deterministic: the result depends on the findings and
+ * the model order, not on the order of the input. Work is blocked by file, and within a file
+ * only findings whose lines lie close are compared.
+ */
+export function clusterFindings(
+  findings: readonly Finding[],
+  options: ClusterOptions = {},
+): Cluster[] {
+  const rankOf = modelRanking(
+    options.modelOrder ?? [],
+    findings.map((finding) => finding.model),
+  );
+  const prepared = [...findings]
+    .sort(canonicalOrder)
+    .map((finding, index) => prepareFinding(finding, index, rankOf(finding.model)));
+  const clusters: Cluster[] = [];
+  for (const block of fileBlocks(prepared)) {
+    const fileClusters = linkFindings(block).map((group) =>
+      assembleCluster(group.flatMap((position) => block[position] ?? [])),
+    );
+    clusters.push(...disambiguateFingerprints(fileClusters));
+  }
+  return rankClusters(clusters);
+}

@@ -1,0 +1,46 @@
+import type { Finding } from "./finding.js";
+import { type TextProfile, textProfile } from "./text-profile.js";
+
+/** An inclusive line range. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** A finding with what clustering needs precomputed once. */
+export interface PreparedFinding {
+  finding: Finding;
+  /** Position in the canonical order: the final tiebreak everywhere. */
+  index: number;
+  /** Position of the model in the configured order (unknown models after, by id). */
+  modelRank: number;
+  profile: TextProfile;
+  /** The finding's own range, then the lines of its own file that its text points at. */
+  ranges: LineRange[];
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+export function prepareFinding(
+  finding: Finding,
+  index: number,
+  modelRank: number,
+): PreparedFinding {
+  const profile = textProfile(finding);
+  const ranges: LineRange[] = [
+    {
+      start: Math.min(finding.line, finding.endLine),
+      end: Math.max(finding.line, finding.endLine),
+    },
+  ];
+  const ownBaseName = baseName(finding.file);
+  for (const reference of profile.references) {
+    // A bare ":156" or "line 156" means the finding's own file; a named file must be it.
+    if (reference.file === null || baseName(reference.file) === ownBaseName) {
+      ranges.push({ start: reference.line, end: reference.endLine });
+    }
+  }
+  return { finding, index, modelRank, profile, ranges };
+}

@@ -1,0 +1,205 @@
+import { canonicalWord } from "./canonical-word.js";
+
+/** A line (range) a finding's text points at, such as `finalize.go:156`, `:156` or "lines 54-55". */
+export interface LineReference {
+  /** The file named with it, or null for a bare reference (read as the finding's own file). */
+  file: string | null;
+  line: number;
+  endLine: number;
+}
+
+/** What the similarity measure compares: weighted tokens, plus the lines the text points at. */
+export interface TextProfile {
+  /**
+   * Token → weight, over title and body. Tokens are prefixed by kind: `id:` identifier,
+   * `lit:` code literal, `w:` plain word (stemmed).
+   */
+  weights: ReadonlyMap<string, number>;
+  /** The title's tokens alone, unboosted: what the finding claims. */
+  titleWeights: ReadonlyMap<string, number>;
+  references: LineReference[];
+}
+
+// Identifiers are strong evidence that two findings mean the same thing; a code literal
+// (`[\s>#*_+-]*`) less so, since it names the code, and two problems can share it; plain words
+// are weak. Title tokens count more than body tokens: the title is the claim.
+const IDENTIFIER_WEIGHT = 3;
+const SHORT_IDENTIFIER_WEIGHT = 1.5;
+const LITERAL_WEIGHT = 2;
+const WORD_WEIGHT = 1;
+const IDENTIFIER_PART_WEIGHT = 0.5;
+const TITLE_BOOST = 1.5;
+// What identifies a problem is said early; the caps bound the work on pathological output.
+const MAX_TITLE_CHARS = 500;
+const MAX_BODY_CHARS = 4_000;
+const MAX_CHUNK_CHARS = 200;
+
+const SOURCE_EXTENSIONS =
+  "tsx?|jsx?|mjs|cjs|go|py|rb|rs|java|kt|cs|cc|cpp|hpp|c|h|php|swift|scala|sql|ya?ml|json|md|hbs|sh|toml|vue|svelte|css|html";
+const LINE_LIST = String.raw`(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)`;
+// The lookbehind makes matches start only where a path-like run starts: without it, a long run
+// of word characters (a hash, base64 in a model's answer) is rescanned from every position.
+const FILE_REFERENCE = new RegExp(
+  String.raw`(?<![\w./-])((?:[\w.-]+\/)*[\w-]+\.(?:${SOURCE_EXTENSIONS}))\b(?::${LINE_LIST})?`,
+  "g",
+);
+const BARE_REFERENCE = new RegExp(String.raw`(^|[\s(\/,])[:#]L?${LINE_LIST}\b`, "g");
+const LINE_WORDS = /\blines?\s+(\d+)(?:\s*(?:[-–]|to|through|and)\s*(\d+))?/gi;
+// Fenced blocks, then double-backtick spans, then single ones (a single span stays on one line).
+const CODE_SPAN = /```([\s\S]*?)```|``([^`][\s\S]*?)``|`([^`\n]+)`/g;
+const IDENTIFIER_PATH = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
+const WRAPPERS = /^[`'"“”‘’*(]+|[`'"“”‘’*,;:.!?)]+$/g;
+
+function lineRanges(list: string, file: string | null): LineReference[] {
+  return list.split(",").flatMap((part) => {
+    const [start, end] = part.split(/[-–]/).map((value) => Number.parseInt(value.trim(), 10));
+    if (start === undefined || Number.isNaN(start) || start <= 0) {
+      return [];
+    }
+    const endLine = end === undefined || Number.isNaN(end) || end < start ? start : end;
+    return [{ file, line: start, endLine }];
+  });
+}
+
+function isIdentifierShaped(word: string): boolean {
+  return /[a-z][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z]\d/.test(word);
+}
+
+function identifierParts(identifier: string): string[] {
+  return identifier
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .split(/[\s_$\d]+/)
+    .filter((part) => part.length > 0);
+}
+
+/**
+ * Unbalanced backticks (models nest them: `` `a = `[x]`` ``) can make a sentence look like a
+ * code span; a span of mostly plain words is read as prose so its words stay weak evidence.
+ */
+function looksLikeProse(span: string): boolean {
+  const chunks = span.split(/\s+/).filter((chunk) => chunk.length > 0);
+  const plain = chunks.filter((chunk) => /^[a-z]+[,.;:]?$/.test(chunk)).length;
+  return chunks.length >= 4 && plain / chunks.length > 0.6;
+}
+
+/** A chunk such as `[\s>#*_+-]*` or `x ?? ""` is a code literal: compared whole. */
+function isLiteral(core: string): boolean {
+  return (
+    core.length >= 4 &&
+    core.length <= MAX_CHUNK_CHARS &&
+    /[^\w.]/.test(core) &&
+    new Set(core.replace(/[\w\s]/g, "")).size >= 2
+  );
+}
+
+class TokenCollector {
+  readonly weights = new Map<string, number>();
+
+  add(token: string, weight: number): void {
+    if (weight > (this.weights.get(token) ?? 0)) {
+      this.weights.set(token, weight);
+    }
+  }
+
+  addWord(word: string, weight: number): void {
+    const canonical = canonicalWord(word);
+    if (canonical !== null) {
+      this.add(`w:${canonical}`, weight);
+    }
+  }
+
+  addSegment(segment: string, isCode: boolean): void {
+    const chunks = segment.split(/\s+/).filter((chunk) => chunk.length > 0);
+    // A lone `all` in backticks names something; an `and` inside a longer span does not.
+    const keepStopWords = isCode && chunks.length === 1;
+    for (const chunk of chunks) {
+      const core = chunk.length > MAX_CHUNK_CHARS ? chunk : chunk.replace(WRAPPERS, "");
+      if (isLiteral(core)) {
+        this.add(`lit:${core}`, LITERAL_WEIGHT);
+      }
+      // Status codes and limits (401, 65,536) say what a finding is about; small counts do not.
+      for (const match of core.replace(/(\d)[,_](?=\d{3}\b)/g, "$1").matchAll(/\d{3,}/g)) {
+        this.add(`w:${match[0]}`, WORD_WEIGHT);
+      }
+      for (const match of core.matchAll(IDENTIFIER_PATH)) {
+        // "marked()" in prose names a function as surely as `marked` does.
+        const isCall = core[match.index + match[0].length] === "(";
+        this.addIdentifierPath(match[0], isCode || isCall, keepStopWords);
+      }
+    }
+  }
+
+  private addIdentifierPath(path: string, isCode: boolean, keepStopWords: boolean): void {
+    const parts = path.split(".");
+    if (parts.length > 1 && (isCode || parts.some(isIdentifierShaped))) {
+      this.add(`id:${path.toLowerCase()}`, IDENTIFIER_WEIGHT);
+    }
+    for (const part of parts) {
+      const shaped = isIdentifierShaped(part);
+      if (!shaped && (part.length <= 2 || (!keepStopWords && canonicalWord(part) === null))) {
+        continue;
+      }
+      if (!isCode && !shaped) {
+        this.addWord(part, WORD_WEIGHT);
+        continue;
+      }
+      this.add(
+        `id:${part.toLowerCase()}`,
+        part.length <= 3 ? SHORT_IDENTIFIER_WEIGHT : IDENTIFIER_WEIGHT,
+      );
+      // The plain reading too, so `marked` in code and "marked" in prose still meet.
+      const pieces = identifierParts(part);
+      const pieceWeight = pieces.length === 1 ? WORD_WEIGHT : IDENTIFIER_PART_WEIGHT;
+      for (const piece of pieces) {
+        this.addWord(piece, pieceWeight);
+      }
+    }
+  }
+}
+
+/** Takes file paths and line references out of the text (they are places, not the problem). */
+function collectReferences(text: string, references: LineReference[]): string {
+  return text
+    .replace(FILE_REFERENCE, (_match, file: string, lines: string | undefined) => {
+      if (lines !== undefined) {
+        references.push(...lineRanges(lines, file));
+      }
+      return " ";
+    })
+    .replace(BARE_REFERENCE, (_match, lead: string, lines: string) => {
+      references.push(...lineRanges(lines, null));
+      return `${lead} `;
+    })
+    .replace(LINE_WORDS, (_match, start: string, end: string | undefined) => {
+      references.push(...lineRanges(end === undefined ? start : `${start}-${end}`, null));
+      return " ";
+    });
+}
+
+function addText(text: string, tokens: TokenCollector, references: LineReference[]): void {
+  const code: string[] = [];
+  const prose = text.replace(
+    CODE_SPAN,
+    (_match, fenced?: string, double?: string, single?: string) => {
+      code.push(collectReferences(fenced ?? double ?? single ?? "", references));
+      return " ";
+    },
+  );
+  tokens.addSegment(collectReferences(prose, references), false);
+  for (const span of code) {
+    tokens.addSegment(span, !looksLikeProse(span));
+  }
+}
+
+/** Tokenises a finding's title and body for similarity, and collects the lines it points at. */
+export function textProfile(text: { title: string; body: string }): TextProfile {
+  const references: LineReference[] = [];
+  const title = new TokenCollector();
+  addText(text.title.slice(0, MAX_TITLE_CHARS), title, references);
+  const all = new TokenCollector();
+  for (const [token, weight] of title.weights) {
+    all.add(token, weight * TITLE_BOOST);
+  }
+  addText(text.body.slice(0, MAX_BODY_CHARS), all, references);
+  return { weights: all.weights, titleWeights: title.weights, references };
+}

@@ -1,0 +1,44 @@
+import type { LensReport } from "../agent/lens-report.js";
+import type { LensFinding, Verdict } from "../findings/schema.js";
+import type { Cluster } from "./cluster.js";
+
+const VERDICT_RANK: Record<Verdict, number> = {
+  "No material issues found": 0,
+  "Minor issues": 1,
+  "Significant issues": 2,
+};
+
+function verdictFor(severities: readonly string[]): Verdict {
+  if (severities.includes("high")) {
+    return "Significant issues";
+  }
+  return severities.length > 0 ? "Minor issues" : "No material issues found";
+}
+
+/** A lens's verdict from its surviving findings: any high is significant, any finding minor. */
+export function lensVerdict(findings: readonly LensFinding[]): Verdict {
+  return verdictFor(findings.map((finding) => finding.severity));
+}
+
+/**
+ * A model's verdict: the worst of its done lenses. Null when no lens is done (every one
+ * failed or was cancelled): such a model has no opinion and does not count.
+ */
+export function modelVerdict(lenses: readonly LensReport[]): Verdict | null {
+  let worst: Verdict | null = null;
+  for (const lens of lenses) {
+    if (lens.outcome !== "done") {
+      continue;
+    }
+    const verdict = lensVerdict(lens.findings);
+    if (worst === null || VERDICT_RANK[verdict] > VERDICT_RANK[worst]) {
+      worst = verdict;
+    }
+  }
+  return worst;
+}
+
+/** The round's verdict from the clusters: a high-severity cluster is significant, any cluster minor. */
+export function overallVerdict(clusters: readonly Cluster[]): Verdict {
+  return verdictFor(clusters.map((cluster) => cluster.severity));
+}

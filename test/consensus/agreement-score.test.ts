@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import {
+  agreementScore,
+  FAR_LINES,
+  lineGap,
+  NEAR_LINES,
+  proximity,
+} from "../../src/consensus/agreement-score.js";
+import { textProfile } from "../../src/consensus/text-profile.js";
+import { textVectors } from "../../src/consensus/text-similarity.js";
+
+const comparable = (file: string, start: number, end: number, title: string) => ({
+  file,
+  ranges: [{ start, end }],
+  vectors: textVectors(textProfile({ title, body: "" })),
+});
+
+describe("lineGap", () => {
+  it("is 0 for overlapping ranges and the distance between the closest ends otherwise", () => {
+    expect(lineGap([{ start: 10, end: 14 }], [{ start: 12, end: 20 }])).toBe(0);
+    expect(lineGap([{ start: 10, end: 14 }], [{ start: 18, end: 20 }])).toBe(4);
+    expect(lineGap([{ start: 30, end: 30 }], [{ start: 10, end: 12 }])).toBe(18);
+  });
+
+  it("takes the closest pair when a finding points at several places", () => {
+    const referenced = [
+      { start: 131, end: 131 },
+      { start: 156, end: 156 },
+    ];
+    expect(lineGap(referenced, [{ start: 155, end: 157 }])).toBe(0);
+  });
+});
+
+describe("proximity", () => {
+  it("is 1 up to NEAR_LINES, decreasing up to FAR_LINES, 0 beyond", () => {
+    expect(proximity(0)).toBe(1);
+    expect(proximity(NEAR_LINES)).toBe(1);
+    expect(proximity(NEAR_LINES + 1)).toBeLessThan(1);
+    expect(proximity(FAR_LINES)).toBeLessThan(proximity(NEAR_LINES + 1));
+    expect(proximity(FAR_LINES)).toBeGreaterThan(0);
+    expect(proximity(FAR_LINES + 1)).toBe(0);
+  });
+});
+
+describe("agreementScore", () => {
+  const title = "`parseConfig` swallows the read error";
+
+  it("is 0 across files even for the same text", () => {
+    expect(agreementScore(comparable("a.ts", 5, 5, title), comparable("b.ts", 5, 5, title))).toBe(
+      0,
+    );
+  });
+
+  it("falls with distance and vanishes beyond FAR_LINES", () => {
+    const here = comparable("a.ts", 5, 5, title);
+    const near = agreementScore(here, comparable("a.ts", 6, 6, title));
+    const farther = agreementScore(here, comparable("a.ts", 5 + NEAR_LINES + 8, 30, title));
+    expect(near).toBeCloseTo(1, 5);
+    expect(farther).toBeLessThan(near);
+    expect(agreementScore(here, comparable("a.ts", 6 + FAR_LINES, 40, title))).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { clusterFindings } from "../../src/consensus/cluster-findings.js";
+import { corpus } from "./corpus/index.js";
+import {
+  type PairCounts,
+  pairwiseAgreement,
+  precision,
+  recall,
+} from "./corpus/pairwise-agreement.js";
+
+const MINIMUM = 0.9;
+
+describe("clusterFindings on the labelled corpus", () => {
+  const rows = corpus.map((scenario) => {
+    const clusters = clusterFindings(scenario.findings, { modelOrder: scenario.modelOrder });
+    return { scenario, clusters, counts: pairwiseAgreement(scenario.findings, clusters) };
+  });
+  const total = rows.reduce<PairCounts>(
+    (sum, row) => ({
+      truePositives: sum.truePositives + row.counts.truePositives,
+      falsePositives: sum.falsePositives + row.counts.falsePositives,
+      falseNegatives: sum.falseNegatives + row.counts.falseNegatives,
+    }),
+    { truePositives: 0, falsePositives: 0, falseNegatives: 0 },
+  );
+
+  it("is a corpus of at least 150 findings in at least 8 scenarios", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(8);
+    expect(corpus.flatMap((scenario) => scenario.findings).length).toBeGreaterThanOrEqual(150);
+  });
+
+  it(`reaches pairwise precision and recall of at least ${MINIMUM}`, () => {
+    const table = rows.map(({ scenario, counts }) => ({
+      scenario: scenario.name,
+      findings: scenario.findings.length,
+      precision: Number(precision(counts).toFixed(3)),
+      recall: Number(recall(counts).toFixed(3)),
+      ...counts,
+    }));
+    table.push({
+      scenario: "TOTAL",
+      findings: corpus.reduce((sum, scenario) => sum + scenario.findings.length, 0),
+      precision: Number(precision(total).toFixed(3)),
+      recall: Number(recall(total).toFixed(3)),
+      ...total,
+    });
+    console.table(table);
+    expect(precision(total)).toBeGreaterThanOrEqual(MINIMUM);
+    expect(recall(total)).toBeGreaterThanOrEqual(MINIMUM);
+  });
+
+  it("keeps identical titles in different files apart", () => {
+    const row = rows.find(({ scenario }) => scenario.name === "same-title-other-files");
+    for (const cluster of row?.clusters ?? []) {
+      expect(new Set(cluster.findings.map((finding) => finding.file)).size).toBe(1);
+    }
+    expect(row?.counts.falsePositives).toBe(0);
+  });
+
+  it("finds the reference page's two multi-model clusters", () => {
+    const row = rows.find(({ scenario }) => scenario.name === "reference-finalize");
+    const clusterWith = (text: string) =>
+      row?.clusters.find((cluster) =>
+        cluster.findings.some((finding) => finding.title.includes(text)),
+      );
+    const duplication = clusterWith("Leading-marker char class");
+    expect(duplication?.models).toEqual([
+      "claude-code/opus",
+      "claude-code/sonnet",
+      "glm-5.2:cloud",
+    ]);
+    expect(duplication?.findings.map((finding) => finding.line).sort()).toContain(156);
+    expect(clusterWith("Empty isWeakFinal case")?.models).toEqual([
+      "claude-code/opus",
+      "claude-code/sonnet",
+    ]);
+    // Ranked first: the most models.
+    expect(row?.clusters[0]).toBe(duplication);
+  });
+
+  it("counts a model once when it reports one problem under two lenses", () => {
+    const row = rows.find(({ scenario }) => scenario.name === "one-model-two-lenses");
+    const injection = row?.clusters.find((cluster) =>
+      cluster.findings.some((finding) => finding.title.startsWith("SQL injection")),
+    );
+    expect(injection?.findings).toHaveLength(4);
+    expect(injection?.models).toEqual(["claude-code/opus", "kimi-k2.6:cloud", "glm-5.2:cloud"]);
+  });
+});

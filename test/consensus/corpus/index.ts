@@ -1,0 +1,28 @@
+import type { CorpusScenario } from "./corpus-scenario.js";
+import { diffParserDuplicates } from "./diff-parser-duplicates.js";
+import { genericTitles } from "./generic-titles.js";
+import { goHttpClient } from "./go-http-client.js";
+import { linesApart } from "./lines-apart.js";
+import { oneModelTwoLenses } from "./one-model-two-lenses.js";
+import { orchestrator } from "./orchestrator.js";
+import { pathConfinement } from "./path-confinement.js";
+import { reactComponent } from "./react-component.js";
+import { referenceFinalize } from "./reference-finalize.js";
+import { sameLineNeighbours } from "./same-line-neighbours.js";
+import { sameTitleOtherFiles } from "./same-title-other-files.js";
+import { webhookParaphrases } from "./webhook-paraphrases.js";
+
+export const corpus: CorpusScenario[] = [
+  referenceFinalize,
+  webhookParaphrases,
+  sameLineNeighbours,
+  oneModelTwoLenses,
+  linesApart,
+  sameTitleOtherFiles,
+  genericTitles,
+  goHttpClient,
+  reactComponent,
+  diffParserDuplicates,
+  pathConfinement,
+  orchestrator,
+];
