@@ -2,6 +2,7 @@ import type { LensReport } from "../agent/lens-report.js";
 import type { ModelSummary } from "../consensus/consensus.js";
 import { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 import { modelCommentMarker } from "./markers.js";
+import { publishedLensText } from "./published-lens-text.js";
 
 /** A lens's text as shown: possibly cut, with how much was cut. */
 export interface LensCut {
@@ -74,7 +75,7 @@ function lensView(
     failure: lens.outcome === "done" ? null : (lens.failure ?? lens.outcome),
     recovered: lens.recovered,
     dropped: lens.dropped.length,
-    text: cut?.text ?? lens.text,
+    text: cut?.text ?? publishedLensText(lens),
     omitted: cut?.omitted ?? 0,
   };
 }

@@ -5,6 +5,7 @@ import { defaultTemplateEngine } from "./default-template-engine.js";
 import { largestFitting } from "./largest-fitting.js";
 import { modelCommentMarker } from "./markers.js";
 import { type LensCut, type ModelViewOptions, modelView } from "./model-view.js";
+import { publishedLensText } from "./published-lens-text.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
 
@@ -42,7 +43,7 @@ export function renderModelOverflowComment(
   const whole = render({});
   if (whole.length <= budget) return done(whole);
 
-  const texts = model.lenses.map((lens) => lens.text);
+  const texts = model.lenses.map(publishedLensText);
   const emptied: LensCut[] = texts.map((text) => ({ text: "", omitted: text.length }));
   const skeleton = render({ cuts: emptied });
   if (skeleton.length <= budget) {

@@ -105,6 +105,7 @@ describe("packageLensesDirectory", () => {
     const root = await mkdtemp(join(tmpdir(), "gadfly-package-"));
     try {
       await mkdir(join(root, "dist", "agent"), { recursive: true });
+      await mkdir(join(root, "lenses"));
       await writeFile(join(root, "package.json"), "{}");
       const moduleUrl = pathToFileURL(join(root, "dist", "agent", "load-lenses.js")).href;
       expect(packageLensesDirectory(moduleUrl)).toBe(join(root, "lenses"));

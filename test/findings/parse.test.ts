@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
 import { parseLensAnswer } from "../../src/findings/parse.js";
+import { removeFindingsBlocks } from "../../src/findings/remove-findings-blocks.js";
 import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import { Confidence, type LensFinding, Severity } from "../../src/findings/schema.js";
 
@@ -479,5 +480,19 @@ describe("parseLensAnswer ∘ renderLensAnswer", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("removeFindingsBlocks", () => {
+  it("keeps the prose and the verdict, drops every findings block", () => {
+    const text = `I verified both.\n\n${fence("gadfly-findings", one())}\n\nThe review:\n\nVERDICT: Minor issues\n${fence("gadfly-findings", one())}\n`;
+    expect(removeFindingsBlocks(text)).toBe(
+      "I verified both.\n\nThe review:\n\nVERDICT: Minor issues",
+    );
+  });
+
+  it("leaves other fences alone", () => {
+    const text = `Use:\n${fence("ts", "const a = 1;")}\nVERDICT: Minor issues`;
+    expect(removeFindingsBlocks(text)).toBe(text);
   });
 });
