@@ -1,0 +1,244 @@
+import { writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { systemClock } from "../agent/clock.js";
+import { loadLenses } from "../agent/load-lenses.js";
+import { ConfigError } from "../config/config-error.js";
+import { loadAppConfig } from "../config/load-app-config.js";
+import { RepoConfig } from "../config/repo-config-schema.js";
+import { resolveReviewPlan } from "../config/resolve-review-plan.js";
+import type { AppConfig } from "../config/schema.js";
+import { buildConsensus } from "../consensus/build-consensus.js";
+import type { Consensus } from "../consensus/consensus.js";
+import { lensesFor } from "../github/start-round.js";
+import { renderConsensusComment } from "../render/render-consensus-comment.js";
+import { prepareChangeSet } from "../run/prepare-change-set.js";
+import { reviewRound } from "../run/review-round.js";
+import { createReviewerLimiter } from "../run/reviewer-limiter.js";
+import type { ReviewCommandOptions } from "./cli-command.js";
+import { collectLocalChange } from "./collect-local-change.js";
+import { formatJson } from "./format-json.js";
+import { formatSarif } from "./format-sarif.js";
+import { formatText } from "./format-text.js";
+import { loadDemo } from "./load-demo.js";
+import { LocalChangeError } from "./local-change-error.js";
+import { packageVersion } from "./package-version.js";
+import { parseCliArgs } from "./parse-cli-args.js";
+import type { ReportMeta } from "./report-meta.js";
+import { TerminalBoard } from "./terminal-board.js";
+import { UsageError } from "./usage-error.js";
+import { usageText } from "./usage-text.js";
+
+export interface CliIo {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/**
+ * `gadfly`: reviews a local change with the same core as the app. Returns the
+ * exit code: 0 whatever the verdict (advisory) unless --fail-on is reached
+ * (1); 2 for usage, config or repository errors, always as one line.
+ */
+export async function runCli(io: CliIo): Promise<number> {
+  try {
+    const command = parseCliArgs(io.argv, { isTty: io.stdout.isTTY === true });
+    if (command.kind === "help") {
+      io.stdout.write(usageText());
+      return 0;
+    }
+    if (command.kind === "version") {
+      io.stdout.write(`${await packageVersion()}\n`);
+      return 0;
+    }
+    if (command.kind === "worker") {
+      throw new UsageError(
+        "gadfly worker needs a shared queue (PostgreSQL), which this version does not have yet",
+      );
+    }
+    return await review(command.options, io);
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof LocalChangeError
+    ) {
+      io.stderr.write(`gadfly: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(
+      `gadfly: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 70;
+  }
+}
+
+async function review(options: ReviewCommandOptions, io: CliIo): Promise<number> {
+  const demo = options.demo ? await loadDemo() : null;
+  const env = { ...io.env };
+  if (options.configPath !== null) env.GADFLY_CONFIG = resolve(io.cwd, options.configPath);
+  if (demo !== null) env.GADFLY_CONFIG = demo.configPath;
+  let config = await loadAppConfig(env, io.cwd);
+  const replayDir =
+    demo?.recordingsDir ?? (options.replayDir === null ? null : resolve(io.cwd, options.replayDir));
+  if (replayDir !== null) config = replayEverything(config, replayDir);
+  const plan = resolveReviewPlan(
+    {
+      ...config,
+      review: {
+        ...config.review,
+        ...(options.concurrency === null ? {} : { concurrency: options.concurrency }),
+        ...(options.verify ? {} : { verify: false }),
+      },
+    },
+    RepoConfig.parse({
+      ...(options.models === null ? {} : { models: options.models }),
+      ...(options.lenses === null ? {} : { lenses: options.lenses }),
+    }),
+    "command line",
+  );
+  requireKeys(
+    config,
+    plan.models.map((model) => model.provider),
+    env,
+  );
+
+  const local =
+    demo ??
+    (await collectLocalChange({
+      repoPath: resolve(io.cwd, options.repoPath),
+      ...(options.base === null ? {} : { base: options.base }),
+      ...(options.head === null ? {} : { head: options.head }),
+    }));
+  try {
+    const change = prepareChangeSet({
+      title: local.title,
+      description: local.description,
+      headSha: local.headSha,
+      files: local.files,
+      workspaceDir: local.workspaceDir,
+      ignore: plan.ignore,
+      diffBudgetChars: plan.review.diffBudgetChars,
+      alsoNotReviewed: local.notReviewed,
+    });
+    const board = options.progress
+      ? new TerminalBoard({
+          stream: io.stderr,
+          isTty: io.stderr.isTTY === true,
+          ci: io.env.CI !== undefined,
+        })
+      : null;
+    const controller = new AbortController();
+    const interrupt = () => controller.abort("interrupted");
+    process.once("SIGINT", interrupt);
+    const lenses = lensesFor(plan, await loadLenses());
+    const result = await reviewRound({
+      plan,
+      providers: config.providers,
+      lenses,
+      change,
+      round: 1,
+      env,
+      signal: controller.signal,
+      limiter: createReviewerLimiter(plan.review.concurrency),
+      clock: systemClock,
+      ...(options.recordDir === null
+        ? {}
+        : { record: { dir: resolve(io.cwd, options.recordDir) } }),
+      onStatus: (status) => board?.update(status),
+    }).finally(() => {
+      process.off("SIGINT", interrupt);
+      board?.close();
+    });
+    const consensus = buildConsensus({
+      reports: result.reports,
+      modelOrder: plan.models.map((model) => model.id),
+      lensOrder: plan.lenses,
+      providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
+    });
+    const meta: ReportMeta = {
+      toolVersion: await packageVersion(),
+      headSha: local.headSha,
+      baseSha: local.baseSha,
+      notReviewed: change.notReviewed,
+      lenses: Object.fromEntries(
+        lenses.map((lens) => [lens.id, { title: lens.title, emoji: lens.emoji }]),
+      ),
+    };
+    const report = formatReport(consensus, options, meta, io);
+    if (options.output === null) io.stdout.write(report);
+    else await writeFile(resolve(io.cwd, options.output), report);
+    return failOnReached(consensus, options) ? 1 : 0;
+  } finally {
+    await local.cleanup();
+  }
+}
+
+function formatReport(
+  consensus: Consensus,
+  options: ReviewCommandOptions,
+  meta: ReportMeta,
+  io: CliIo,
+): string {
+  switch (options.format) {
+    case "json":
+      return formatJson(consensus, meta);
+    case "sarif":
+      return formatSarif(consensus, meta);
+    case "markdown": {
+      const rendered = renderConsensusComment(
+        consensus,
+        meta.lenses === undefined ? {} : { lenses: meta.lenses },
+      );
+      return [rendered.body, ...rendered.overflow.map((overflow) => overflow.body)].join("\n\n");
+    }
+    case "text": {
+      const color =
+        io.env.NO_COLOR === undefined &&
+        (io.env.FORCE_COLOR !== undefined || io.stdout.isTTY === true);
+      return formatText(consensus, { color, notReviewed: meta.notReviewed });
+    }
+  }
+}
+
+function failOnReached(consensus: Consensus, options: ReviewCommandOptions): boolean {
+  if (options.failOn === null) return false;
+  const levels = options.failOn === "high" ? ["high"] : ["high", "medium"];
+  return consensus.clusters.some((cluster) => levels.includes(cluster.severity));
+}
+
+/** `--replay DIR`: every provider answers from the recordings, no model at all. */
+function replayEverything(config: AppConfig, dir: string): AppConfig {
+  return {
+    ...config,
+    providers: config.providers.map((provider) => ({ name: provider.name, type: "replay", dir })),
+  };
+}
+
+/** A key named by the config but missing from the environment is a config error, said before any work. */
+function requireKeys(
+  config: AppConfig,
+  used: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const issues = config.providers.flatMap((provider, index) => {
+    if (
+      !used.includes(provider.name) ||
+      !("apiKeyEnv" in provider) ||
+      provider.apiKeyEnv === undefined
+    )
+      return [];
+    const value = env[provider.apiKeyEnv];
+    return value === undefined || value.trim() === ""
+      ? [
+          {
+            path: `providers[${index}].apiKeyEnv`,
+            message: `${provider.apiKeyEnv} is not set (provider ${provider.name})`,
+          },
+        ]
+      : [];
+  });
+  if (issues.length > 0)
+    throw new ConfigError(env.GADFLY_CONFIG ?? join(".", "gadfly.config.yml"), issues);
+}

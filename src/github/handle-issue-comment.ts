@@ -1,0 +1,71 @@
+import type { Context } from "probot";
+import { canTriggerReview } from "./can-trigger-review.js";
+import { isTriggerComment } from "./is-trigger-comment.js";
+import { loadRepoConfig } from "./load-repo-config.js";
+import type { RoundDependencies } from "./run-pull-request-round.js";
+import { type StartOutcome, startRound } from "./start-round.js";
+
+/**
+ * `@gadfly review` (the repo's phrase) on a pull request, by someone who can
+ * write to the repository: a round on the PR's current head, acknowledged
+ * with 👀. Bots, our own comments and readers start nothing.
+ */
+export async function handleIssueComment(
+  context: Context<"issue_comment.created">,
+  deps: RoundDependencies,
+): Promise<StartOutcome> {
+  const { payload } = context;
+  const installationId = payload.installation?.id;
+  if (installationId === undefined)
+    return { kind: "skipped", reason: "no installation in the payload" };
+  if (payload.issue.pull_request === undefined)
+    return { kind: "skipped", reason: "not a pull request" };
+  const { comment } = payload;
+  const author = comment.user;
+  if (author === null) return { kind: "skipped", reason: "comment without an author" };
+  if (author.login.toLowerCase() === deps.botLogin.toLowerCase()) {
+    return { kind: "skipped", reason: "our own comment" };
+  }
+  if (author.type === "Bot") return { kind: "skipped", reason: "comment by a bot" };
+  const repo = context.repo();
+  const repoConfig = await loadRepoConfig(context.octokit, repo);
+  if (!isTriggerComment(comment.body, repoConfig.config.trigger)) {
+    return { kind: "skipped", reason: "no trigger phrase" };
+  }
+  const decision = await canTriggerReview(
+    context.octokit,
+    repo,
+    { login: author.login, type: author.type ?? "User", association: comment.author_association },
+    deps.botLogin,
+  );
+  if (!decision.allowed) return { kind: "skipped", reason: decision.reason };
+  if (
+    (await deps.store.recordDelivery(context.id, context.name, new Date(deps.clock.now()))) ===
+    "duplicate"
+  ) {
+    return { kind: "skipped", reason: "duplicate delivery" };
+  }
+  await context.octokit.rest.reactions.createForIssueComment({
+    ...repo,
+    comment_id: comment.id,
+    content: "eyes",
+  });
+  const { data: pull } = await context.octokit.rest.pulls.get({
+    ...repo,
+    pull_number: payload.issue.number,
+  });
+  if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
+  return startRound(
+    context.octokit,
+    {
+      repo,
+      installationId,
+      pullNumber: pull.number,
+      headSha: pull.head.sha,
+      draft: pull.draft ?? false,
+      trigger: { kind: "comment", deliveryId: context.id, actor: author.login },
+    },
+    deps,
+    repoConfig,
+  );
+}

@@ -1,0 +1,364 @@
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Clock } from "../agent/clock.js";
+import type { LensReport } from "../agent/lens-report.js";
+import type { LensDefinition } from "../agent/schema.js";
+import type { ReviewPlan } from "../config/resolve-review-plan.js";
+import type { AppConfig } from "../config/schema.js";
+import { buildConsensus } from "../consensus/build-consensus.js";
+import type { Consensus } from "../consensus/consensus.js";
+import { ChangedLineIndex } from "../diff/changed-line-index.js";
+import { renderCheckRunOutput } from "../render/render-check-run-output.js";
+import type { RenderOptions } from "../render/render-options.js";
+import { CoalescedWriter } from "../run/coalesced-writer.js";
+import { prepareChangeSet } from "../run/prepare-change-set.js";
+import { reviewRound } from "../run/review-round.js";
+import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
+import type { RoundStatus } from "../run/round-status.js";
+import type { RunStore, StoredRound } from "../run/store/run-store.js";
+import { cancelRemaining } from "../run/track-round-status.js";
+import { describeError } from "./describe-error.js";
+import type { GitHubClient } from "./github-client.js";
+import { checkAnnotations, completeCheckRun, startCheckRun } from "./publish-check-run.js";
+import { publishConsensus } from "./publish-consensus.js";
+import { publishInlineReview } from "./publish-inline-review.js";
+import { publishStatusBoard } from "./publish-status-board.js";
+import type { RoundRegistry, StopReason } from "./round-registry.js";
+import { takeSnapshot } from "./take-snapshot.js";
+
+export interface RoundDependencies {
+  config: AppConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  store: RunStore;
+  limiter: ReviewerLimiter;
+  registry: RoundRegistry;
+  /** Built-in lens definitions (and an operator's). */
+  lenses: readonly LensDefinition[];
+  dataDir: string;
+  clock: Clock;
+  boardIntervalMs: number;
+  botLogin: string;
+  log: RoundLog;
+}
+
+export interface RoundLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface PreparedRound {
+  round: StoredRound;
+  plan: ReviewPlan;
+  /** Lens definitions for `plan.lenses`, custom ones included. */
+  lenses: LensDefinition[];
+  /** Reports saved before a restart: not paid for again. */
+  finished: readonly LensReport[];
+  resumed: boolean;
+}
+
+/**
+ * Runs one round end to end: check run, status board, snapshot, reviewers,
+ * consensus, inline review, check completion. Never throws: a failure is
+ * reported on the board and the check, a superseded round ends cancelled, and
+ * a shutdown leaves the round for the next start to resume.
+ */
+export async function runPullRequestRound(
+  octokit: GitHubClient,
+  prepared: PreparedRound,
+  deps: RoundDependencies,
+): Promise<void> {
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const { signal, stopReason } = deps.registry.register(prepared.round.id, done);
+  try {
+    await runRegistered(octokit, prepared, deps, signal, stopReason);
+  } finally {
+    finish();
+  }
+}
+
+async function runRegistered(
+  octokit: GitHubClient,
+  prepared: PreparedRound,
+  deps: RoundDependencies,
+  signal: AbortSignal,
+  stopReason: () => StopReason | null,
+): Promise<void> {
+  const { round, plan } = prepared;
+  const { store, log } = deps;
+  const repo = round.repo;
+  const fields = {
+    round: round.id,
+    repo: `${repo.owner}/${repo.repo}`,
+    pr: round.pullNumber,
+    sha: round.headSha,
+  };
+  const render: RenderOptions = {
+    lenses: Object.fromEntries(
+      prepared.lenses.map((lens) => [lens.id, { title: lens.title, emoji: lens.emoji }]),
+    ),
+  };
+  const workspaceDir = join(deps.dataDir, "workspaces", round.id);
+  let status: RoundStatus = {
+    headSha: round.headSha,
+    round: round.number,
+    updatedAt: new Date(deps.clock.now()),
+    reviewers: plan.models.map((model) => ({
+      model: model.id,
+      provider: model.provider,
+      lenses: plan.lenses.map((lens) => ({ lens, state: "queued" as const })),
+    })),
+    notReviewed: [],
+    finished: false,
+    ...(prepared.resumed ? { resumed: true } : {}),
+  };
+  let checkRunId = round.artifacts.checkRunId;
+  const board = new CoalescedWriter<RoundStatus>({
+    intervalMs: deps.boardIntervalMs,
+    clock: deps.clock,
+    onError: (error) =>
+      log.warn({ ...fields, err: describeError(error) }, "status board edit failed; will retry"),
+    write: async (state) => {
+      const id = await publishStatusBoard(
+        octokit,
+        { repo, pullNumber: round.pullNumber, botLogin: deps.botLogin },
+        state,
+        render,
+        boardId,
+      );
+      if (boardId !== id) {
+        boardId = id;
+        await store.setArtifacts(round.id, { statusCommentId: id });
+      }
+    },
+  });
+  let boardId = round.artifacts.statusCommentId;
+
+  try {
+    await store.markRoundRunning(round.id);
+    if (checkRunId === undefined) {
+      checkRunId = await startCheckRun(
+        octokit,
+        repo,
+        round.headSha,
+        {
+          title: "Review in progress",
+          summary: `Gadfly round ${round.number} is reviewing \`${round.headSha.slice(0, 7)}\`.`,
+        },
+        round.id,
+      );
+      await store.setArtifacts(round.id, { checkRunId });
+    }
+    board.update(status);
+
+    await mkdir(workspaceDir, { recursive: true });
+    const snapshot = await takeSnapshot(
+      octokit,
+      repo,
+      round.pullNumber,
+      round.headSha,
+      workspaceDir,
+    );
+    const change = prepareChangeSet({
+      title: snapshot.title,
+      description: snapshot.description,
+      headSha: round.headSha,
+      files: snapshot.files,
+      workspaceDir,
+      ignore: plan.ignore,
+      diffBudgetChars: plan.review.diffBudgetChars,
+      alsoNotReviewed: snapshot.notReviewed,
+    });
+    const result = await reviewRound({
+      plan,
+      providers: deps.config.providers,
+      lenses: prepared.lenses,
+      change,
+      round: round.number,
+      env: deps.env,
+      signal,
+      limiter: deps.limiter,
+      finished: prepared.finished,
+      resumed: prepared.resumed,
+      clock: deps.clock,
+      onStatus: (next) => {
+        status = next;
+        board.update(next);
+      },
+      onLensReport: async (report) => {
+        // A lens cut off by a shutdown is not finished: it must run again after the restart.
+        if (report.outcome === "cancelled" && stopReason()?.kind === "shutdown") return;
+        await store.saveLensReport(round.id, report);
+      },
+    });
+    status = result.status;
+
+    const stop = stopReason();
+    if (stop?.kind === "shutdown") {
+      log.info(fields, "round interrupted by shutdown; it resumes on the next start");
+      await board.flush();
+      return;
+    }
+    if (stop?.kind === "superseded") {
+      status = {
+        ...cancelRemaining(status, `superseded by ${stop.by.slice(0, 7)}`, deps.clock.now()),
+        supersededBy: stop.by,
+        finished: true,
+      };
+      board.update(status);
+      await board.flush();
+      await completeCheckRun(octokit, repo, checkRunId, "cancelled", {
+        title: `Superseded by ${stop.by.slice(0, 7)}`,
+        summary: `A newer push (\`${stop.by.slice(0, 7)}\`) started a new review round.`,
+      });
+      log.info(fields, "round superseded");
+      return;
+    }
+
+    const previous = await store.previousRound(repo, round.pullNumber, round.number);
+    const consensus = buildConsensus({
+      reports: result.reports,
+      modelOrder: plan.models.map((model) => model.id),
+      lensOrder: plan.lenses,
+      providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
+      round: round.number,
+      ...(previous === null
+        ? {}
+        : {
+            previous: {
+              headSha: previous.headSha,
+              round: previous.round,
+              findings: previous.findings,
+            },
+          }),
+    });
+    await publishRoundResults(octokit, {
+      round,
+      consensus,
+      change,
+      render,
+      checkRunId,
+      deps,
+      status,
+    });
+    await board.flush();
+    await store.finishRound(round.id, { state: "completed" });
+    log.info(
+      { ...fields, verdict: consensus.verdict, clusters: consensus.clusters.length },
+      "round completed",
+    );
+  } catch (error) {
+    const reason = describeError(error);
+    log.error({ ...fields, err: reason }, "round failed");
+    status = {
+      ...cancelRemaining(status, "round failed", deps.clock.now()),
+      finished: true,
+      failure: reason,
+    };
+    board.update(status);
+    await board.flush().catch(() => false);
+    if (checkRunId !== undefined) {
+      await completeCheckRun(octokit, repo, checkRunId, "neutral", {
+        title: "Gadfly could not finish this review",
+        summary: `The review round failed: ${reason}. Comment \`@gadfly review\` to try again.`,
+      }).catch((checkError: unknown) =>
+        log.warn({ ...fields, err: describeError(checkError) }, "could not complete the check run"),
+      );
+    }
+    await store.finishRound(round.id, { state: "failed", failure: reason }).catch(() => false);
+  } finally {
+    await rm(workspaceDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+interface PublishInput {
+  round: StoredRound;
+  consensus: Consensus;
+  change: { files: Parameters<typeof ChangedLineIndex.fromFiles>[0] };
+  render: RenderOptions;
+  checkRunId: number;
+  deps: RoundDependencies;
+  status: RoundStatus;
+}
+
+/** Consensus comment, then the inline review linking to it, then the check. */
+async function publishRoundResults(octokit: GitHubClient, input: PublishInput): Promise<void> {
+  const { round, consensus, deps, render } = input;
+  const repo = round.repo;
+  const index = ChangedLineIndex.fromFiles(input.change.files);
+  const fingerprints = consensus.clusters.map((cluster) => cluster.fingerprint);
+  const published = await publishConsensus(octokit, consensus, {
+    repo,
+    pullNumber: round.pullNumber,
+    botLogin: deps.botLogin,
+    ...(round.artifacts.consensusCommentId === undefined
+      ? {}
+      : { knownId: round.artifacts.consensusCommentId }),
+    meta: { runId: round.id, headSha: round.headSha, round: round.number, fingerprints },
+    render,
+  });
+  await deps.store.setArtifacts(round.id, { consensusCommentId: published.id });
+
+  const alreadyPosted = new Set(
+    (await deps.store.postedInline(repo, round.pullNumber)).map((posted) => posted.fingerprint),
+  );
+  const review = await publishInlineReview(octokit, {
+    repo,
+    pullNumber: round.pullNumber,
+    headSha: round.headSha,
+    clusters: consensus.clusters,
+    index,
+    alreadyPosted,
+    consensusUrl: published.url,
+    render,
+  });
+  if (review.reviewId !== null) {
+    await deps.store.setArtifacts(round.id, { reviewId: review.reviewId });
+    await recordPostedComments(octokit, input, review.reviewId, new Set(review.posted));
+  }
+  await deps.store.saveFingerprints(
+    round.id,
+    consensus.clusters.map((cluster) => ({
+      fingerprint: cluster.fingerprint,
+      title: cluster.representative.title,
+      file: cluster.representative.file,
+      line: cluster.representative.line,
+      severity: cluster.severity,
+    })),
+  );
+  const output = renderCheckRunOutput(consensus, render);
+  await completeCheckRun(
+    octokit,
+    repo,
+    input.checkRunId,
+    "neutral",
+    output,
+    checkAnnotations(consensus.clusters, index),
+  );
+}
+
+async function recordPostedComments(
+  octokit: GitHubClient,
+  input: PublishInput,
+  reviewId: number,
+  posted: ReadonlySet<string>,
+): Promise<void> {
+  if (posted.size === 0) return;
+  const { round } = input;
+  const comments = await octokit.paginate(octokit.rest.pulls.listCommentsForReview, {
+    ...round.repo,
+    pull_number: round.pullNumber,
+    review_id: reviewId,
+    per_page: 100,
+  });
+  for (const comment of comments) {
+    const fingerprint = /<!-- gadfly-finding:([^ ]+) -->/.exec(comment.body)?.[1];
+    const decoded = fingerprint === undefined ? undefined : decodeURIComponent(fingerprint);
+    if (decoded !== undefined && posted.has(decoded)) {
+      await input.deps.store.savePostedInline(round.repo, round.pullNumber, decoded, comment.id);
+    }
+  }
+}
