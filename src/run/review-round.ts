@@ -9,6 +9,7 @@ import type { ModelConfig, ProviderConfig } from "../config/schema.js";
 import { createLanguageModel } from "../llm/create-language-model.js";
 import type { LanguageModel } from "../llm/language-model.js";
 import type { ChangeSet } from "./change-set.js";
+import { configuredSecrets, redactReport } from "./redact-report.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import type { RoundStatus } from "./round-status.js";
 import { applyLensEvent, initialRoundStatus } from "./track-round-status.js";
@@ -72,6 +73,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     },
     clock.now(),
   );
+  const secrets = configuredSecrets(options.providers, options.env);
   const publish = () => options.onStatus?.(status);
   const onEvent = (event: LensEvent) => {
     status = applyLensEvent(status, event);
@@ -94,7 +96,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     jobs.map(async ({ model, lensId }): Promise<LensReport> => {
       const previous = finished.get(`${model.id}\u0000${lensId}`);
       if (previous !== undefined) return previous;
-      const report = await options.limiter
+      const raw = await options.limiter
         .run(
           () =>
             runOne({
@@ -111,6 +113,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
           options.signal,
         )
         .catch((error: unknown) => cancelledOrFailed(model, lensId, error, options.signal));
+      const report = redactReport(raw, secrets);
       onEvent(reportEvent(report, clock.now()));
       await options.onLensReport?.(report);
       return report;

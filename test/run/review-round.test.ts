@@ -214,4 +214,52 @@ describe("reviewRound", () => {
     ).toBe(true);
     expect(limiter.pending).toBe(0);
   });
+
+  it("never publishes a provider key a model repeats, in its text or its findings", async () => {
+    const key = "sk-live-PLANTED-0123456789abcdef";
+    const leaky: ChatModel = {
+      kind: "chat",
+      provider: "local",
+      modelId: "alpha",
+      async chat() {
+        return {
+          text: renderLensAnswer(
+            "Minor issues",
+            [
+              {
+                file: "src/db.js",
+                line: 1,
+                endLine: 1,
+                severity: "low",
+                confidence: "high",
+                title: `Key ${key} is hard-coded`,
+                body: `The file holds ${key}.`,
+              },
+            ],
+            `I found the key ${key} in the environment.`,
+          ),
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
+      },
+    };
+    const result = await reviewRound(
+      await options({
+        providers: [
+          {
+            name: "local",
+            type: "openai",
+            baseURL: "http://127.0.0.1:9/v1",
+            apiKeyEnv: "LOCAL_KEY",
+          },
+        ],
+        env: { LOCAL_KEY: key },
+        createModel: () => leaky,
+      }),
+    );
+    const published = JSON.stringify(result.reports);
+    expect(published).not.toContain("PLANTED");
+    expect(result.reports[0]?.findings[0]?.title).toBe("Key [redacted] is hard-coded");
+  });
 });

@@ -1,0 +1,40 @@
+import type { LensReport } from "../agent/lens-report.js";
+import type { ProviderConfig } from "../config/schema.js";
+import type { LensFinding } from "../findings/schema.js";
+import { redactSecrets } from "../llm/redact-secrets.js";
+
+/** The values of every key the config names: what must never be published or stored. */
+export function configuredSecrets(
+  providers: readonly ProviderConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  return providers.flatMap((provider) => {
+    const names = [
+      ...("apiKeyEnv" in provider && provider.apiKeyEnv !== undefined ? [provider.apiKeyEnv] : []),
+      ...(provider.type === "command" ? provider.env : []),
+    ];
+    return names.flatMap((name) => env[name] ?? []).filter((value) => value.trim() !== "");
+  });
+}
+
+/**
+ * A lens report with every known secret removed from what a model wrote: a
+ * model that read a key (from a file, an error, its own prompt) and repeats it
+ * must not get it published on a PR or stored.
+ */
+export function redactReport(report: LensReport, secrets: readonly string[]): LensReport {
+  const clean = (text: string) => redactSecrets(text, secrets);
+  const cleanFinding = (finding: LensFinding): LensFinding => ({
+    ...finding,
+    title: clean(finding.title),
+    body: clean(finding.body),
+  });
+  return {
+    ...report,
+    text: clean(report.text),
+    statedVerdict: report.statedVerdict === null ? null : clean(report.statedVerdict),
+    failure: report.failure === null ? null : clean(report.failure),
+    findings: report.findings.map(cleanFinding),
+    dropped: report.dropped.map(cleanFinding),
+  };
+}
