@@ -216,7 +216,7 @@ describe("reviewRound", () => {
   });
 
   it("never publishes a provider key a model repeats, in its text or its findings", async () => {
-    const key = "sk-live-PLANTED-0123456789abcdef";
+    const key = "PLANTED0123456789abcdef"; // no token shape: only redaction by value catches it
     const leaky: ChatModel = {
       kind: "chat",
       provider: "local",
