@@ -5,6 +5,7 @@ import { findPackageRoot } from "../config/find-package-root.js";
 import type { DiffFile } from "../diff/diff-file.js";
 import { parseUnifiedDiff } from "../diff/parse-unified-diff.js";
 import type { NotReviewed } from "../run/round-status.js";
+import { UsageError } from "./usage-error.js";
 
 const DemoChange = z.strictObject({
   title: z.string(),
@@ -32,7 +33,14 @@ export interface Demo {
  * replay provider with no model and no key.
  */
 export async function loadDemo(): Promise<Demo> {
-  const root = join(findPackageRoot(import.meta.url, "examples/demo"), "examples", "demo");
+  let root: string;
+  try {
+    root = join(findPackageRoot(import.meta.url, "examples/demo"), "examples", "demo");
+  } catch {
+    throw new UsageError(
+      "--demo: the bundled demo (examples/demo) is not installed with this copy of Gadfly",
+    );
+  }
   const change = DemoChange.parse(JSON.parse(await readFile(join(root, "change.json"), "utf8")));
   const diff = await readFile(join(root, "change.diff"), "utf8");
   return {

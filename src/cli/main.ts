@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { setMaxListeners } from "node:events";
+import { stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { systemClock } from "../agent/clock.js";
 import { loadLenses } from "../agent/load-lenses.js";
@@ -39,7 +40,8 @@ export interface CliIo {
 /**
  * `gadfly`: reviews a local change with the same core as the app. Returns the
  * exit code: 0 whatever the verdict (advisory) unless --fail-on is reached
- * (1); 2 for usage, config or repository errors, always as one line.
+ * (1); 2 for usage, config or repository errors, always as one line; 3 when
+ * no model completed the review (never reported as a clean review).
  */
 export async function runCli(io: CliIo): Promise<number> {
   try {
@@ -82,7 +84,11 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
   let config = await loadAppConfig(env, io.cwd);
   const replayDir =
     demo?.recordingsDir ?? (options.replayDir === null ? null : resolve(io.cwd, options.replayDir));
-  if (replayDir !== null) config = replayEverything(config, replayDir);
+  if (replayDir !== null) {
+    if (!(await isDirectory(replayDir)))
+      throw new UsageError(`--replay: no such directory: ${replayDir}`);
+    config = replayEverything(config, replayDir);
+  }
   const plan = resolveReviewPlan(
     {
       ...config,
@@ -130,6 +136,8 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
         })
       : null;
     const controller = new AbortController();
+    // Every reviewer in flight listens to this one signal.
+    setMaxListeners(0, controller.signal);
     const interrupt = () => controller.abort("interrupted");
     process.once("SIGINT", interrupt);
     const lenses = lensesFor(plan, await loadLenses());
@@ -157,6 +165,16 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       lensOrder: plan.lenses,
       providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
     });
+    if (consensus.modelCount === 0) {
+      // Silence would read as "no issues": say that nothing was reviewed, and why.
+      const reasons = [
+        ...new Set(result.reports.map((report) => report.failure ?? report.outcome)),
+      ];
+      io.stderr.write(
+        `gadfly: no model completed the review (${reasons.slice(0, 3).join("; ")})\n`,
+      );
+      return 3;
+    }
     const meta: ReportMeta = {
       toolVersion: await packageVersion(),
       headSha: local.headSha,
@@ -206,6 +224,14 @@ function failOnReached(consensus: Consensus, options: ReviewCommandOptions): boo
   if (options.failOn === null) return false;
   const levels = options.failOn === "high" ? ["high"] : ["high", "medium"];
   return consensus.clusters.some((cluster) => levels.includes(cluster.severity));
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** `--replay DIR`: every provider answers from the recordings, no model at all. */

@@ -45,7 +45,14 @@ const COMMAND_OPTIONS: Record<"review" | "worker", readonly OptionName[]> = {
 };
 
 /** `--demo` brings its own change and recordings: these would contradict it. */
-const DEMO_CONFLICTS: readonly OptionName[] = ["replay", "record", "repo", "base", "head"];
+const DEMO_CONFLICTS: readonly OptionName[] = [
+  "replay",
+  "record",
+  "repo",
+  "base",
+  "head",
+  "config",
+];
 
 /**
  * Parses the command line (without the node and script arguments). Throws a UsageError with a

@@ -27,6 +27,7 @@ Review options:
   --demo                review the bundled demo change from its recordings
   --no-progress         no live progress on stderr
 
-Exit codes: 0 reviewed, 1 --fail-on threshold reached, 2 usage or config error.
+Exit codes: 0 reviewed, 1 --fail-on threshold reached, 2 usage or config error,
+3 no model completed the review.
 `;
 }

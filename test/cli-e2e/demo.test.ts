@@ -1,0 +1,214 @@
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JsonReport } from "../../src/cli/schema.js";
+import { createSandbox, type Sandbox } from "./create-sandbox.js";
+import { type GadflyRun, ROOT, runGadfly } from "./run-gadfly.js";
+import { sarifValidator } from "./sarif-validator.js";
+
+const VERIFY_FILE = "src/webhooks/verify-signature.ts";
+const HANDLER_FILE = "src/webhooks/handle-payment-webhook.ts";
+const GLM = "glm-5.2:cloud";
+const KIMI = "kimi-k2.6:cloud";
+const GPT = "gpt-5.1";
+const OPUS = "claude-code/opus";
+
+let sandbox: Sandbox;
+let jsonRun: GadflyRun;
+let report: JsonReport;
+
+beforeAll(async () => {
+  sandbox = await createSandbox();
+  // With progress on, as a user sees it in CI: plain lines on stderr.
+  jsonRun = await runGadfly(["review", "--demo", "--format", "json"], {
+    cwd: sandbox.work,
+    env: { ...sandbox.env, CI: "1" },
+  });
+  report = JSON.parse(jsonRun.stdout) as JsonReport;
+});
+
+afterAll(async () => {
+  await sandbox.remove();
+});
+
+function clusterAt(file: string, line: number) {
+  const cluster = report.findings.find(
+    (finding) => finding.file === file && finding.line <= line && line <= finding.endLine,
+  );
+  if (cluster === undefined) throw new Error(`no cluster at ${file}:${line}`);
+  return cluster;
+}
+
+function lensOf(model: string, lens: string) {
+  const found = report.models
+    .find((entry) => entry.id === model)
+    ?.lenses.find((entry) => entry.lens === lens);
+  if (found === undefined) throw new Error(`no lens ${lens} for ${model}`);
+  return found;
+}
+
+describe("gadfly review --demo", () => {
+  it("replays every recording to the end and reports the consensus as JSON", () => {
+    expect(jsonRun.code).toBe(0);
+    // A recording that ran out or diverged from the loop's turns fails its lens with a reason
+    // naming the recording; only the lens the demo fails on purpose may fail.
+    const failed = report.models.flatMap((model) =>
+      model.lenses
+        .filter((lens) => lens.outcome !== "done")
+        .map((lens) => `${model.id} ${lens.lens}`),
+    );
+    expect(failed).toEqual([`${KIMI} security`]);
+    expect(jsonRun.stderr).not.toMatch(/recording|diverged|has only \d+ (turns|runs)/);
+    expect(report.modelCount).toBe(4);
+    expect(report.verdict).toBe("Significant issues");
+  });
+
+  it("clusters agreeing findings across models and keeps disagreements single", () => {
+    const bypass = clusterAt(VERIFY_FILE, 24);
+    expect(bypass.agreement).toBe("3/4");
+    expect(bypass.models).toEqual([GLM, GPT, OPUS]);
+    expect(bypass.severity).toBe("high");
+    expect(bypass.rank).toBe(1);
+
+    const dedupe = clusterAt(HANDLER_FILE, 38);
+    expect(dedupe.models).toEqual([GLM, GPT, OPUS]);
+    expect(dedupe.lenses).toEqual(["correctness"]);
+
+    expect(clusterAt("src/server.ts", 18).models).toEqual([GLM, KIMI, GPT]);
+
+    // The timing-unsafe comparison and the unused timingSafeEqual import are two problems,
+    // far apart in one file: neither absorbs the other.
+    const comparison = clusterAt(VERIFY_FILE, 35);
+    const unusedImport = clusterAt(VERIFY_FILE, 1);
+    expect(comparison.models).toEqual([GPT, OPUS]);
+    expect(comparison.severity).toBe("medium");
+    expect(unusedImport.models).toEqual([GLM, KIMI]);
+    expect(unusedImport.fingerprint).not.toBe(comparison.fingerprint);
+
+    expect(clusterAt(HANDLER_FILE, 17).models).toEqual([KIMI, OPUS]);
+
+    const counts = report.findings.map((finding) => finding.agreement);
+    expect(counts.filter((count) => count === "3/4")).toHaveLength(3);
+    expect(counts.filter((count) => count === "2/4")).toHaveLength(3);
+    expect(counts.filter((count) => count === "1/4")).toHaveLength(5);
+    // Multi-model clusters rank first.
+    expect(counts.slice(0, 6).every((count) => count !== "1/4")).toBe(true);
+  });
+
+  it("shows the answer finalize recovered from an earlier turn, not the degenerate last turn", () => {
+    const correctness = lensOf(GLM, "correctness");
+    expect(correctness.recovered).toBe(true);
+    expect(correctness.text).toContain("I traced one delivery through `handlePaymentWebhook`");
+    expect(correctness.text).not.toContain("As I said above");
+    // The verify pass ran on the recovered answer and dropped the finding it could not confirm.
+    expect(correctness.findings.map((finding) => finding.line)).toEqual([38]);
+    expect(correctness.dropped.map((finding) => finding.title)).toEqual([
+      "A non-numeric timestamp passes the freshness check",
+    ]);
+    const recoveredElsewhere = report.models.flatMap((model) =>
+      model.lenses.filter((lens) => lens.recovered).map((lens) => `${model.id} ${lens.lens}`),
+    );
+    expect(recoveredElsewhere).toEqual([`${GLM} correctness`]);
+  });
+
+  it("reports the lens that never produced a findings block as failed, never clean", () => {
+    const security = lensOf(KIMI, "security");
+    expect(security.outcome).toBe("failed");
+    expect(security.verdict).toBeNull();
+    expect(security.failure).toMatch(/^no findings block after a repair turn/);
+    expect(security.findings).toEqual([]);
+    // Its other lenses still count: the model is part of the consensus.
+    expect(report.models.find((model) => model.id === KIMI)?.verdict).toBe("Minor issues");
+    // The progress lines on stderr tell the same story.
+    expect(jsonRun.stderr).toContain(`${KIMI} · security — failed: no findings block`);
+  });
+
+  it("writes SARIF that validates against the official SARIF 2.1.0 schema", async () => {
+    const run = await runGadfly(["review", "--demo", "--format", "sarif", "--no-progress"], {
+      cwd: sandbox.work,
+      env: sandbox.env,
+    });
+    expect(run.code).toBe(0);
+    const log = JSON.parse(run.stdout) as { runs: { results: unknown[] }[] };
+    const validation = sarifValidator()(log);
+    expect(validation.errors).toEqual([]);
+    expect(validation.valid).toBe(true);
+    expect(log.runs[0]?.results).toHaveLength(report.findings.length);
+  });
+
+  it("writes markdown that is exactly the consensus comment, to a file with --output", async () => {
+    const run = await runGadfly(
+      ["review", "--demo", "--format", "markdown", "--no-progress", "--output", "consensus.md"],
+      { cwd: sandbox.work, env: sandbox.env },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    const markdown = await readFile(join(sandbox.work, "consensus.md"), "utf8");
+    expect(markdown.startsWith("<!-- gadfly-consensus -->\n")).toBe(true);
+    expect(markdown).toContain("consensus across 4 models");
+    expect(markdown).toContain("Final answer recovered from an earlier turn");
+  });
+
+  it("exits 1 with --fail-on high when a high finding exists, 0 when none does", async () => {
+    const high = await runGadfly(
+      ["review", "--demo", "--format", "json", "--no-progress", "--fail-on", "high"],
+      {
+        cwd: sandbox.work,
+        env: sandbox.env,
+      },
+    );
+    expect(high.code).toBe(1);
+    // Only the maintainability lens: nits, no high finding.
+    const nits = await runGadfly(
+      [
+        "review",
+        "--demo",
+        "--format",
+        "json",
+        "--no-progress",
+        "--fail-on",
+        "high",
+        "--lenses",
+        "maintainability",
+      ],
+      { cwd: sandbox.work, env: sandbox.env },
+    );
+    expect(nits.code).toBe(0);
+    const nitReport = JSON.parse(nits.stdout) as JsonReport;
+    expect(nitReport.findings.length).toBeGreaterThan(0);
+    expect(nitReport.findings.some((finding) => finding.severity === "high")).toBe(false);
+  });
+});
+
+describe("the demo's files", () => {
+  it("change.diff turns a base tree into exactly head/", async () => {
+    const demo = join(ROOT, "examples", "demo");
+    const head = join(demo, "head");
+    const base = join(sandbox.root, "base");
+    await mkdir(base);
+    await cp(head, base, { recursive: true });
+    const apply = (...args: string[]) =>
+      execFileSync("git", ["apply", ...args, join(demo, "change.diff")], {
+        cwd: base,
+        env: sandbox.env,
+      });
+    // git apply works outside a repository: reversed, the diff must apply cleanly to head/...
+    apply("--reverse");
+    expect(await treeOf(base)).not.toEqual(await treeOf(head));
+    // ...and applied again it must give head/ back, byte for byte.
+    apply();
+    expect(await treeOf(base)).toEqual(await treeOf(head));
+  });
+});
+
+async function treeOf(directory: string): Promise<Record<string, string>> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile());
+  const tree: Record<string, string> = {};
+  for (const file of files) {
+    const path = join(file.parentPath, file.name);
+    tree[relative(directory, path)] = await readFile(path, "utf8");
+  }
+  return tree;
+}

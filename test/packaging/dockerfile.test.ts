@@ -1,0 +1,157 @@
+import { spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pino } from "pino";
+import { Probot, Server } from "probot";
+import { describe, expect, it } from "vitest";
+import { dockerIgnoreMatcher } from "./docker-ignore-matcher.js";
+import { parseCopyInstruction } from "./parse-copy-instruction.js";
+import { type DockerStage, parseDockerfile } from "./parse-dockerfile.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const stages = parseDockerfile(readFileSync(join(ROOT, "Dockerfile"), "utf8"));
+const isExcluded = dockerIgnoreMatcher(readFileSync(join(ROOT, ".dockerignore"), "utf8"));
+const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  files: string[];
+  scripts: Record<string, string>;
+};
+
+function stageNamed(name: string): DockerStage {
+  const stage = stages.find((candidate) => candidate.name === name);
+  if (stage === undefined) throw new Error(`no stage ${name}`);
+  return stage;
+}
+
+const runtime = stages.at(-1) as DockerStage;
+const argumentsOf = (stage: DockerStage, keyword: string) =>
+  stage.instructions
+    .filter((instruction) => instruction.keyword === keyword)
+    .map((instruction) => instruction.argument);
+const copies = (stage: DockerStage) => argumentsOf(stage, "COPY").map(parseCopyInstruction);
+
+describe("Dockerfile", () => {
+  it("compiles in a node:20-slim build stage with the dev dependencies", () => {
+    const build = stages[0] as DockerStage;
+    expect(build.image).toBe("node:20-slim");
+    const runs = argumentsOf(build, "RUN").join("\n");
+    expect(runs).toMatch(/^npm ci\b/m);
+    expect(runs).toMatch(/^npm run build$/m);
+    // What `npm run build` writes is what the runtime copies from this stage.
+    expect(packageJson.scripts.build).toBe("tsc -p tsconfig.build.json");
+    const buildConfig = JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")) as {
+      compilerOptions: { outDir: string; rootDir: string };
+    };
+    expect(buildConfig.compilerOptions).toMatchObject({ outDir: "dist", rootDir: "src" });
+    const fromBuild = copies(runtime).filter((copy) => copy.from === build.name);
+    expect(fromBuild.flatMap((copy) => copy.sources)).toEqual(["/app/dist"]);
+  });
+
+  it("runs on a supported LTS, with production dependencies and better-sqlite3 built for it", () => {
+    const major = Number(/^node:(\d+)-slim$/.exec(runtime.image)?.[1]);
+    expect(major).toBeGreaterThanOrEqual(22);
+    expect(major % 2).toBe(0);
+    const deps = stageNamed("deps");
+    // Compiled on the runtime's own base image: the addon matches its Node ABI and C library.
+    expect(deps.image).toBe(runtime.image);
+    const runs = argumentsOf(deps, "RUN").join("\n");
+    expect(runs).toContain("npm ci --omit=dev --ignore-scripts");
+    expect(runs).toContain("npm rebuild better-sqlite3");
+    expect(runs).toMatch(/python3.*make.*g\+\+/);
+    // The compiler stays behind: the runtime stage installs nothing.
+    expect(argumentsOf(runtime, "RUN").join("\n")).not.toMatch(/apt-get|npm (ci|install)/);
+    expect(copies(runtime).find((copy) => copy.from === "deps")?.sources).toEqual([
+      "/app/node_modules",
+    ]);
+  });
+
+  it("copies into the runtime every path of the published package, all present in the build context", () => {
+    const fromContext = copies(runtime).filter((copy) => copy.from === null);
+    const copied = [...fromContext.flatMap((copy) => copy.sources), "dist"];
+    for (const file of packageJson.files) expect(copied).toContain(file);
+    for (const source of fromContext.flatMap((copy) => copy.sources)) {
+      expect(existsSync(join(ROOT, source)), source).toBe(true);
+      expect(isExcluded(source), source).toBe(false);
+    }
+    for (const copy of copies(stages[0] as DockerStage)) {
+      for (const source of copy.sources) expect(isExcluded(source), source).toBe(false);
+    }
+    // `npm start` and the bin run what the build stage compiles from these sources.
+    expect(packageJson.scripts.start).toBe("node dist/main.js");
+    expect(statSync(join(ROOT, "src/main.ts")).isFile()).toBe(true);
+    expect(readFileSync(join(ROOT, "bin/gadfly.js"), "utf8")).toContain("../dist/cli/main.js");
+    expect(statSync(join(ROOT, "src/cli/main.ts")).isFile()).toBe(true);
+  });
+
+  it("runs as the non-root node user, keeps state in the /data volume and starts with npm start", () => {
+    const users = argumentsOf(runtime, "USER");
+    expect(users).toEqual(["node"]);
+    const environment = argumentsOf(runtime, "ENV").join(" ");
+    expect(environment).toMatch(/\bGADFLY_DATA_DIR=\/data\b/);
+    expect(environment).toMatch(/\bHOST=0\.0\.0\.0\b/);
+    expect(argumentsOf(runtime, "VOLUME")).toEqual(["/data"]);
+    expect(argumentsOf(runtime, "EXPOSE")).toEqual(["3000"]);
+    expect(JSON.parse(argumentsOf(runtime, "CMD")[0] ?? "null")).toEqual(["npm", "start"]);
+    // The volume's mount point must be writable by that user.
+    expect(argumentsOf(runtime, "RUN").join("\n")).toMatch(/chown node:node \/data/);
+    const userIndex = runtime.instructions.findIndex(
+      (instruction) => instruction.keyword === "USER",
+    );
+    const cmdIndex = runtime.instructions.findIndex((instruction) => instruction.keyword === "CMD");
+    expect(userIndex).toBeLessThan(cmdIndex);
+  });
+
+  it("has a HEALTHCHECK that passes against Probot's /ping and fails when nothing answers", async () => {
+    const healthcheck = argumentsOf(runtime, "HEALTHCHECK")[0] ?? "";
+    const command = JSON.parse(healthcheck.slice(healthcheck.indexOf("CMD ") + 4)) as string[];
+    expect(command[0]).toBe("node");
+    const port = await freePort();
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const server = new Server({
+      host: "127.0.0.1",
+      port,
+      Probot: Probot.defaults({
+        appId: 1,
+        privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+        secret: "healthcheck-test",
+      }),
+      log: pino({ level: "silent" }),
+    });
+    await server.start();
+    try {
+      expect(await exitCode(command, port)).toBe(0);
+    } finally {
+      await server.stop();
+    }
+    expect(await exitCode(command, port)).toBe(1);
+  });
+});
+
+/** Runs the healthcheck's command (with this process's node) the way Docker would, with PORT set. */
+function exitCode(command: readonly string[], port: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, command.slice(1), {
+      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+      stdio: "ignore",
+    });
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address !== null
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
