@@ -28,6 +28,9 @@ export interface ConsensusView {
   meta: string | null;
   modelCount: number;
   noModel: boolean;
+  /** Lens reviews that did not complete (failed or cancelled), and all of them: a partial review says so. */
+  incompleteLenses: number;
+  totalLenses: number;
   verdict: string;
   findingCount: number;
   multiModelCount: number;
@@ -65,6 +68,10 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     meta: options.meta,
     modelCount: consensus.modelCount,
     noModel: consensus.modelCount === 0,
+    incompleteLenses: consensus.models
+      .flatMap((model) => model.lenses)
+      .filter((lens) => lens.outcome !== "done").length,
+    totalLenses: consensus.models.reduce((total, model) => total + model.lenses.length, 0),
     verdict: consensus.verdict,
     findingCount: consensus.clusters.length,
     multiModelCount: multiModel.count,

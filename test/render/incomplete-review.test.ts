@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { Consensus } from "../../src/consensus/consensus.js";
+import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
+import { referenceConsensus } from "./sample-consensus.js";
+
+function everyLensFailed(): Consensus {
+  const consensus = referenceConsensus();
+  return {
+    ...consensus,
+    modelCount: 0,
+    verdict: "No material issues found",
+    clusters: [],
+    models: consensus.models.map((model) => ({
+      ...model,
+      verdict: null,
+      lenses: model.lenses.map((lens) => ({
+        ...lens,
+        outcome: "failed" as const,
+        verdict: null,
+        failure: "provider ollama-cloud: HTTP 503",
+      })),
+    })),
+  };
+}
+
+describe("an incomplete review is never presented as a clean one", () => {
+  it("says no model completed instead of a verdict", () => {
+    const { body } = renderConsensusComment(everyLensFailed());
+    expect(body).not.toContain("**Verdict: No material issues found**");
+    expect(body).toContain("no model completed its review");
+  });
+
+  it("flags a partial review above the findings", () => {
+    const consensus = referenceConsensus();
+    const [first, ...rest] = consensus.models;
+    if (first === undefined) throw new Error("no model");
+    const partial: Consensus = {
+      ...consensus,
+      models: [
+        {
+          ...first,
+          lenses: first.lenses.map((lens, index) =>
+            index === 0
+              ? {
+                  ...lens,
+                  outcome: "failed" as const,
+                  verdict: null,
+                  failure: "timed out after 900 s",
+                }
+              : lens,
+          ),
+        },
+        ...rest,
+      ],
+    };
+    const { body } = renderConsensusComment(partial);
+    expect(body).toMatch(/⚠️ Partial review: 1 of \d+ lens reviews did not complete/);
+    expect(renderConsensusComment(referenceConsensus()).body).not.toContain("Partial review");
+  });
+});
