@@ -48,7 +48,7 @@ export function renderCheckRunOutput(
   const rows = Math.max(consensus.clusters.length, consensus.models.length);
   const models = consensus.models.length;
   const output = {
-    title: consensus.verdict,
+    title: checkTitle(consensus),
     summary: fits(summary(rows))
       ? summary(rows)
       : summary(largestFitting(rows, (n) => fits(summary(n)))),
@@ -58,4 +58,14 @@ export function renderCheckRunOutput(
     throw new Error(`check run output cannot fit ${budget} characters`);
   }
   return output;
+}
+
+/** The verdict, unless the review is not a whole one: then the title says so first. */
+function checkTitle(consensus: Consensus): string {
+  if (consensus.modelCount === 0) return "No model completed the review";
+  const lenses = consensus.models.flatMap((model) => model.lenses);
+  const incomplete = lenses.filter((lens) => lens.outcome !== "done").length;
+  return incomplete === 0
+    ? consensus.verdict
+    : `${consensus.verdict} (partial: ${incomplete} of ${lenses.length} lens reviews did not complete)`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Consensus } from "../../src/consensus/consensus.js";
+import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
 import { referenceConsensus } from "./sample-consensus.js";
 
@@ -58,5 +59,12 @@ describe("an incomplete review is never presented as a clean one", () => {
     const { body } = renderConsensusComment(partial);
     expect(body).toMatch(/⚠️ Partial review: 1 of \d+ lens reviews did not complete/);
     expect(renderConsensusComment(referenceConsensus()).body).not.toContain("Partial review");
+  });
+});
+
+describe("the check run of an incomplete review", () => {
+  it("titles it as such", () => {
+    expect(renderCheckRunOutput(everyLensFailed()).title).toBe("No model completed the review");
+    expect(renderCheckRunOutput(referenceConsensus()).title).toBe("Minor issues");
   });
 });
