@@ -93,7 +93,31 @@ const initialSchema = [
   )`,
 ];
 
+/**
+ * What the PostgreSQL work queue shares between workers besides pg-boss's own
+ * schema: cancellations a worker holding a round must see even if it missed
+ * the NOTIFY, and the slots capping model calls in flight per provider. Time
+ * is the database's (TIMESTAMPTZ) so that workers' clocks never disagree on a
+ * lease. The single-process SQLite mode keeps both in memory.
+ */
+const workQueueTables = [
+  `CREATE TABLE queue_cancellations (
+    round_id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    cancelled_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`,
+  "CREATE INDEX queue_cancellations_at ON queue_cancellations (cancelled_at)",
+  `CREATE TABLE model_call_slots (
+    provider TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    holder TEXT,
+    expires_at TIMESTAMPTZ,
+    PRIMARY KEY (provider, slot)
+  )`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
+  { version: 2, name: "work queue tables", sqlite: [], postgres: workQueueTables },
 ];

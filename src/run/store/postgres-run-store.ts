@@ -1,0 +1,447 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { type Clock, systemClock } from "../../agent/clock.js";
+import type { LensReport } from "../../agent/lens-report.js";
+import type { PreviousFinding } from "../../consensus/consensus.js";
+import type { Severity } from "../../findings/schema.js";
+import type { Message } from "../../llm/message.js";
+import { migrations } from "./migrations.js";
+import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
+import { postgresOpenError } from "./postgres-open-error.js";
+import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
+import { type RoundRow, roundFromRow } from "./round-from-row.js";
+import type {
+  PostedInline,
+  PreviousRound,
+  RepositoryRef,
+  RoundArtifacts,
+  RoundEnding,
+  RunStore,
+  StartRoundInput,
+  StartRoundResult,
+  StoredRound,
+  UnfinishedRound,
+} from "./run-store.js";
+
+export interface PostgresRunStoreOptions {
+  /** `postgres://…` (GADFLY_DATABASE_URL). */
+  url: string;
+  clock?: Pick<Clock, "now">;
+  /** Round ids; random UUIDs by default. */
+  newId?: () => string;
+  /** Connections this process may hold. */
+  maxConnections?: number;
+  connectTimeoutMs?: number;
+  /** An idle connection failed (e.g. the server restarted); the pool reconnects by itself. */
+  onIdleError?: (error: Error) => void;
+}
+
+interface FindingRow {
+  fingerprint: string;
+  title: string;
+  file: string;
+  line: number;
+  severity: string;
+  url: string | null;
+}
+
+const LIVE = "state IN ('queued', 'running')";
+/** $1 owner, $2 repo, $3 pull number. */
+const SAME_PULL = "owner = $1 AND repo = $2 AND pull_number = $3";
+/** Byte order, as SQLite sorts: the database's collation must not change what callers see. */
+const BYTES = 'COLLATE "C"';
+
+/**
+ * The RunStore on PostgreSQL, shared by every receiver and worker. Each
+ * check-then-write runs in one transaction; rounds of one pull request are
+ * serialised by a transaction-scoped advisory lock on the PR, and the partial
+ * unique index still refuses a second live round for a (PR, SHA) whatever the code does.
+ */
+export class PostgresRunStore implements RunStore {
+  private readonly pool: pg.Pool;
+  private readonly clock: Pick<Clock, "now">;
+  private readonly newId: () => string;
+
+  /** Connects and migrates; throws StoreOpenError (without the password) when it cannot. */
+  static async open(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
+    const clock = options.clock ?? systemClock;
+    const target = describePostgresTarget(options.url);
+    const pool = createPostgresPool({
+      url: options.url,
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.connectTimeoutMs === undefined
+        ? {}
+        : { connectTimeoutMs: options.connectTimeoutMs }),
+      ...(options.onIdleError === undefined ? {} : { onIdleError: options.onIdleError }),
+    });
+    try {
+      await applyPostgresMigrations(pool, target, migrations, clock.now());
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw postgresOpenError(target, error);
+    }
+    return new PostgresRunStore(pool, clock, options.newId ?? randomUUID);
+  }
+
+  private constructor(pool: pg.Pool, clock: Pick<Clock, "now">, newId: () => string) {
+    this.pool = pool;
+    this.clock = clock;
+    this.newId = newId;
+  }
+
+  /** For readiness probes: one round trip to the server. */
+  async ping(): Promise<void> {
+    await this.pool.query("SELECT 1");
+  }
+
+  async recordDelivery(id: string, event: string, receivedAt: Date): Promise<"new" | "duplicate"> {
+    const result = await this.pool.query(
+      "INSERT INTO deliveries (id, event, received_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+      [id, event, receivedAt.getTime()],
+    );
+    return result.rowCount === 1 ? "new" : "duplicate";
+  }
+
+  async startRound(input: StartRoundInput): Promise<StartRoundResult> {
+    return this.transaction(async (client) => {
+      const now = this.clock.now();
+      const key = pullKey(input.repo, input.pullNumber);
+      await lockPull(client, key);
+      const superseded = await supersede(client, key, input.headSha, now);
+      const live = await client.query<RoundRow>(
+        `SELECT * FROM rounds WHERE ${SAME_PULL} AND head_sha = $4 AND ${LIVE}`,
+        [...key, input.headSha],
+      );
+      const joined = live.rows[0];
+      if (joined !== undefined) return { round: roundFromRow(joined), created: false, superseded };
+      // Under the PR's lock, so no other transaction can take the same number.
+      const next = await client.query<{ next: number }>(
+        `SELECT COALESCE(MAX(round_number), 0) + 1 AS next FROM rounds WHERE ${SAME_PULL}`,
+        key,
+      );
+      const inserted = await client.query<RoundRow>(
+        `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
+           trigger_kind, trigger_delivery_id, trigger_actor, state, attempts, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', 0, $11, $11)
+         RETURNING *`,
+        [
+          this.newId(),
+          input.repo.owner,
+          input.repo.repo,
+          input.installationId,
+          input.pullNumber,
+          input.headSha,
+          next.rows[0]?.next ?? 1,
+          input.trigger.kind,
+          input.trigger.deliveryId,
+          input.trigger.actor ?? null,
+          now,
+        ],
+      );
+      const row = inserted.rows[0];
+      if (row === undefined) throw new Error("inserting a round returned no row");
+      return { round: roundFromRow(row), created: true, superseded };
+    });
+  }
+
+  async supersedeRounds(
+    repo: RepositoryRef,
+    pullNumber: number,
+    newHeadSha: string,
+  ): Promise<StoredRound[]> {
+    return this.transaction(async (client) => {
+      const key = pullKey(repo, pullNumber);
+      await lockPull(client, key);
+      return supersede(client, key, newHeadSha, this.clock.now());
+    });
+  }
+
+  async findRound(roundId: string): Promise<StoredRound | null> {
+    const { rows } = await this.pool.query<RoundRow>("SELECT * FROM rounds WHERE id = $1", [
+      roundId,
+    ]);
+    const row = rows[0];
+    return row === undefined ? null : roundFromRow(row);
+  }
+
+  async markRoundRunning(roundId: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE rounds SET state = 'running', attempts = attempts + 1, updated_at = $2
+       WHERE id = $1 AND ${LIVE}`,
+      [roundId, this.clock.now()],
+    );
+    return result.rowCount === 1;
+  }
+
+  async finishRound(roundId: string, ending: RoundEnding): Promise<boolean> {
+    // A concurrent supersede holds the row: this UPDATE waits, then re-checks LIVE on the new row.
+    const result = await this.pool.query(
+      `UPDATE rounds SET state = $2, failure = $3,
+         superseded_by = COALESCE($4::text, superseded_by), updated_at = $5, finished_at = $5
+       WHERE id = $1 AND ${LIVE}`,
+      [
+        roundId,
+        ending.state,
+        ending.state === "completed" ? null : (ending.failure ?? null),
+        ending.state === "cancelled" ? (ending.supersededBy ?? null) : null,
+        this.clock.now(),
+      ],
+    );
+    return result.rowCount === 1;
+  }
+
+  async setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void> {
+    const result = await this.pool.query(
+      `UPDATE rounds SET
+         status_comment_id = COALESCE($2::bigint, status_comment_id),
+         consensus_comment_id = COALESCE($3::bigint, consensus_comment_id),
+         review_id = COALESCE($4::bigint, review_id),
+         check_run_id = COALESCE($5::bigint, check_run_id),
+         updated_at = $6
+       WHERE id = $1`,
+      [
+        roundId,
+        artifacts.statusCommentId ?? null,
+        artifacts.consensusCommentId ?? null,
+        artifacts.reviewId ?? null,
+        artifacts.checkRunId ?? null,
+        this.clock.now(),
+      ],
+    );
+    if (result.rowCount === 0) throw new Error(`No round ${roundId} in the run store`);
+  }
+
+  async markLensRunning(roundId: string, model: string, lens: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `INSERT INTO lens_runs (round_id, model, lens, state, started_at) VALUES ($1, $2, $3, 'running', $4)
+       ON CONFLICT (round_id, model, lens) DO UPDATE SET started_at = excluded.started_at
+       WHERE lens_runs.state = 'running'`,
+      [roundId, model, lens, this.clock.now()],
+    );
+    return result.rowCount === 1;
+  }
+
+  async saveLensReport(roundId: string, report: LensReport): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO lens_runs
+         (round_id, model, lens, state, report, input_tokens, output_tokens, finished_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (round_id, model, lens) DO UPDATE SET
+         state = excluded.state, report = excluded.report, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, finished_at = excluded.finished_at`,
+      [
+        roundId,
+        report.model,
+        report.lens,
+        report.outcome,
+        JSON.stringify(report),
+        report.usage.inputTokens,
+        report.usage.outputTokens,
+        this.clock.now(),
+      ],
+    );
+  }
+
+  async lensReports(roundId: string): Promise<LensReport[]> {
+    const { rows } = await this.pool.query<{ report: string }>(
+      `SELECT report FROM lens_runs WHERE round_id = $1 AND report IS NOT NULL
+       ORDER BY model ${BYTES}, lens ${BYTES}`,
+      [roundId],
+    );
+    // Written by saveLensReport from a typed LensReport.
+    return rows.map((row) => JSON.parse(row.report) as LensReport);
+  }
+
+  async saveTranscript(
+    roundId: string,
+    model: string,
+    lens: string,
+    messages: Message[],
+  ): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (round_id, model, lens) DO UPDATE SET
+         messages = excluded.messages, saved_at = excluded.saved_at`,
+      [roundId, model, lens, JSON.stringify(messages), this.clock.now()],
+    );
+  }
+
+  async transcript(roundId: string, model: string, lens: string): Promise<Message[] | null> {
+    const { rows } = await this.pool.query<{ messages: string }>(
+      "SELECT messages FROM transcripts WHERE round_id = $1 AND model = $2 AND lens = $3",
+      [roundId, model, lens],
+    );
+    const row = rows[0];
+    return row === undefined ? null : (JSON.parse(row.messages) as Message[]);
+  }
+
+  async unfinishedRounds(): Promise<UnfinishedRound[]> {
+    const { rows } = await this.pool.query<RoundRow>(
+      `SELECT * FROM rounds WHERE ${LIVE} ORDER BY created_at, id ${BYTES}`,
+    );
+    const unfinished: UnfinishedRound[] = [];
+    for (const row of rows) {
+      unfinished.push({ round: roundFromRow(row), lensReports: await this.lensReports(row.id) });
+    }
+    return unfinished;
+  }
+
+  async saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query("DELETE FROM round_findings WHERE round_id = $1", [roundId]);
+      for (const [ordinal, finding] of findings.entries()) {
+        await client.query(
+          `INSERT INTO round_findings (round_id, ordinal, fingerprint, title, file, line, severity, url)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            roundId,
+            ordinal,
+            finding.fingerprint,
+            finding.title,
+            finding.file,
+            finding.line,
+            finding.severity,
+            finding.url ?? null,
+          ],
+        );
+      }
+    });
+  }
+
+  async previousRound(
+    repo: RepositoryRef,
+    pullNumber: number,
+    beforeRoundNumber: number,
+  ): Promise<PreviousRound | null> {
+    const { rows } = await this.pool.query<{ id: string; round_number: number; head_sha: string }>(
+      `SELECT id, round_number, head_sha FROM rounds
+       WHERE ${SAME_PULL} AND state = 'completed' AND round_number < $4
+       ORDER BY round_number DESC LIMIT 1`,
+      [...pullKey(repo, pullNumber), beforeRoundNumber],
+    );
+    const round = rows[0];
+    if (round === undefined) return null;
+    const findings = await this.pool.query<FindingRow>(
+      `SELECT fingerprint, title, file, line, severity, url FROM round_findings
+       WHERE round_id = $1 ORDER BY ordinal`,
+      [round.id],
+    );
+    return {
+      roundId: round.id,
+      round: round.round_number,
+      headSha: round.head_sha,
+      findings: findings.rows.map(findingFromRow),
+    };
+  }
+
+  async savePostedInline(
+    repo: RepositoryRef,
+    pullNumber: number,
+    fingerprint: string,
+    commentId: number,
+  ): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO posted_inline (owner, repo, pull_number, fingerprint, comment_id, posted_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (owner, repo, pull_number, fingerprint) DO UPDATE SET
+         comment_id = excluded.comment_id, posted_at = excluded.posted_at`,
+      [...pullKey(repo, pullNumber), fingerprint, commentId, this.clock.now()],
+    );
+  }
+
+  async postedInline(repo: RepositoryRef, pullNumber: number): Promise<PostedInline[]> {
+    const { rows } = await this.pool.query<{
+      fingerprint: string;
+      comment_id: number;
+      posted_at: number;
+    }>(
+      `SELECT fingerprint, comment_id, posted_at FROM posted_inline WHERE ${SAME_PULL}
+       ORDER BY posted_at, fingerprint ${BYTES}`,
+      pullKey(repo, pullNumber),
+    );
+    return rows.map((row) => ({
+      fingerprint: row.fingerprint,
+      commentId: row.comment_id,
+      postedAt: new Date(row.posted_at),
+    }));
+  }
+
+  async pruneTranscripts(olderThan: Date): Promise<number> {
+    const result = await this.pool.query("DELETE FROM transcripts WHERE saved_at < $1", [
+      olderThan.getTime(),
+    ]);
+    return result.rowCount ?? 0;
+  }
+
+  async pruneDeliveries(olderThan: Date): Promise<number> {
+    const result = await this.pool.query("DELETE FROM deliveries WHERE received_at < $1", [
+      olderThan.getTime(),
+    ]);
+    return result.rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+type PullKey = [owner: string, repo: string, pullNumber: number];
+
+function pullKey(repo: RepositoryRef, pullNumber: number): PullKey {
+  return [repo.owner, repo.repo, pullNumber];
+}
+
+/**
+ * Serialises every start and supersede of one pull request until the
+ * transaction ends: the round number (MAX + 1) and the join-or-start decision
+ * are then race-free. A hash collision between two PRs only makes them wait
+ * for each other briefly.
+ */
+async function lockPull(client: pg.PoolClient, key: PullKey): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [
+    GADFLY_LOCK_CLASS,
+    JSON.stringify(key),
+  ]);
+}
+
+async function supersede(
+  client: pg.PoolClient,
+  key: PullKey,
+  newHeadSha: string,
+  now: number,
+): Promise<StoredRound[]> {
+  const { rows } = await client.query<RoundRow>(
+    `UPDATE rounds SET state = 'cancelled', superseded_by = $4, updated_at = $5, finished_at = $5
+     WHERE ${SAME_PULL} AND head_sha <> $4 AND ${LIVE}
+     RETURNING *`,
+    [...key, newHeadSha, now],
+  );
+  return rows.map(roundFromRow).sort((left, right) => left.number - right.number);
+}
+
+function findingFromRow(row: FindingRow): PreviousFinding {
+  const finding: PreviousFinding = {
+    fingerprint: row.fingerprint,
+    title: row.title,
+    file: row.file,
+    line: row.line,
+    severity: row.severity as Severity,
+  };
+  if (row.url !== null) finding.url = row.url;
+  return finding;
+}

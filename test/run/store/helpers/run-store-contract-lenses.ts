@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../../../src/llm/message.js";
+import type { RunStoreBackend } from "./run-store-backend.js";
+import { sampleLensReport } from "./sample-lens-report.js";
+import { useRunStoreFixture } from "./use-run-store-fixture.js";
+
+const repo = { owner: "octo-org", repo: "widgets" };
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Lens runs, transcripts, retention and resume, for any RunStore. */
+export function runStoreContractLenses(backend: RunStoreBackend): void {
+  const t = useRunStoreFixture(backend);
+
+  async function runningRound(headSha = "aaa111", pullNumber = 7): Promise<string> {
+    const { round } = await t.store.startRound({
+      repo,
+      installationId: 42,
+      pullNumber,
+      headSha,
+      trigger: { kind: "push", deliveryId: `d-${headSha}-${pullNumber}` },
+    });
+    await t.store.markRoundRunning(round.id);
+    return round.id;
+  }
+
+  describe("lenses", () => {
+    it("saves each lens's report with its usage and refuses to run a finished lens again", async () => {
+      const roundId = await runningRound();
+      expect(await t.store.markLensRunning(roundId, "glm-5.2:cloud", "security")).toBe(true);
+      const done = sampleLensReport();
+      await t.store.saveLensReport(roundId, done);
+      const failed = sampleLensReport({
+        lens: "performance",
+        outcome: "failed",
+        verdict: null,
+        statedVerdict: null,
+        findings: [],
+        failure: "timed out after 900 s",
+        usage: { inputTokens: 50_000, outputTokens: 0 },
+      });
+      await t.store.saveLensReport(roundId, failed);
+
+      expect(await t.store.lensReports(roundId)).toEqual([failed, done]);
+      expect(await t.store.markLensRunning(roundId, "glm-5.2:cloud", "security")).toBe(false);
+      expect(await t.store.markLensRunning(roundId, "glm-5.2:cloud", "performance")).toBe(false);
+      // Another model's lens of the same name is its own lens.
+      expect(await t.store.markLensRunning(roundId, "claude-code/opus", "security")).toBe(true);
+    });
+
+    it("lets a lens left running (e.g. by a crash) run again", async () => {
+      const roundId = await runningRound();
+      expect(await t.store.markLensRunning(roundId, "glm-5.2:cloud", "security")).toBe(true);
+      expect(await t.store.markLensRunning(roundId, "glm-5.2:cloud", "security")).toBe(true);
+      expect(await t.store.lensReports(roundId)).toEqual([]);
+    });
+
+    it("keeps reports per round", async () => {
+      const first = await runningRound("aaa111", 7);
+      const second = await runningRound("aaa111", 8);
+      await t.store.saveLensReport(first, sampleLensReport());
+      expect(await t.store.lensReports(second)).toEqual([]);
+      expect(await t.store.markLensRunning(second, "glm-5.2:cloud", "security")).toBe(true);
+    });
+
+    it("stores transcripts apart and prunes only those older than the cut-off", async () => {
+      const roundId = await runningRound();
+      const oldMessages: Message[] = [
+        { role: "user", content: "review this" },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"src/a.ts"}' }],
+        },
+        { role: "tool", content: "export {}", toolCallId: "c1" },
+      ];
+      await t.store.saveTranscript(roundId, "glm-5.2:cloud", "security", oldMessages);
+      await t.store.saveLensReport(roundId, sampleLensReport());
+      await t.clock.advanceAndSettle(10 * DAY);
+      const recentMessages: Message[] = [{ role: "assistant", content: "VERDICT: Minor issues" }];
+      await t.store.saveTranscript(roundId, "glm-5.2:cloud", "performance", recentMessages);
+
+      expect(await t.store.transcript(roundId, "glm-5.2:cloud", "security")).toEqual(oldMessages);
+      expect(await t.store.pruneTranscripts(new Date(t.clock.now() - 7 * DAY))).toBe(1);
+      expect(await t.store.transcript(roundId, "glm-5.2:cloud", "security")).toBeNull();
+      expect(await t.store.transcript(roundId, "glm-5.2:cloud", "performance")).toEqual(
+        recentMessages,
+      );
+      // Pruning transcripts never loses what resume and publishing need.
+      expect(await t.store.lensReports(roundId)).toEqual([sampleLensReport()]);
+    });
+  });
+
+  describe("resume", () => {
+    it("returns rounds left queued or running, with their saved reports, after an unclean stop", async () => {
+      const running = await runningRound("aaa111", 7);
+      await t.store.saveLensReport(running, sampleLensReport());
+      await t.store.saveLensReport(running, sampleLensReport({ lens: "correctness" }));
+      await t.store.markLensRunning(running, "glm-5.2:cloud", "performance");
+      await t.clock.advanceAndSettle(1000);
+      const { round: queued } = await t.store.startRound({
+        repo,
+        installationId: 42,
+        pullNumber: 9,
+        headSha: "ddd444",
+        trigger: { kind: "comment", deliveryId: "d-9", actor: "mona" },
+      });
+      const completed = await runningRound("aaa111", 8);
+      await t.store.finishRound(completed, { state: "completed" });
+      // No close(): the handle is dropped as a crash would leave it.
+
+      const reopened = await t.fixture.open(t.clock);
+      const unfinished = await reopened.unfinishedRounds();
+      expect(unfinished.map((entry) => [entry.round.id, entry.round.state])).toEqual([
+        [running, "running"],
+        [queued.id, "queued"],
+      ]);
+      expect(unfinished[0]?.lensReports).toEqual([
+        sampleLensReport({ lens: "correctness" }),
+        sampleLensReport(),
+      ]);
+      expect(unfinished[1]?.lensReports).toEqual([]);
+      expect(unfinished[1]?.round.trigger).toEqual({
+        kind: "comment",
+        deliveryId: "d-9",
+        actor: "mona",
+      });
+      expect(await reopened.markLensRunning(running, "glm-5.2:cloud", "security")).toBe(false);
+      expect(await reopened.markLensRunning(running, "glm-5.2:cloud", "performance")).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import type { RunStore, StartRoundInput } from "../../../../src/run/store/run-store.js";
+import type { RunStoreBackend } from "./run-store-backend.js";
+import { useRunStoreFixture } from "./use-run-store-fixture.js";
+
+const repo = { owner: "octo-org", repo: "widgets" };
+
+function trigger(pullNumber: number, headSha: string, deliveryId: string): StartRoundInput {
+  return {
+    repo,
+    installationId: 42,
+    pullNumber,
+    headSha,
+    trigger: { kind: "push", deliveryId },
+  };
+}
+
+/**
+ * Two store instances (two connections, or two pools) racing on the same
+ * data, as two receivers or two workers do: the database decides, once.
+ */
+export function runStoreContractRaces(backend: RunStoreBackend): void {
+  const t = useRunStoreFixture(backend);
+
+  async function twoStores(): Promise<[RunStore, RunStore]> {
+    return [t.store, await t.fixture.open(t.clock)];
+  }
+
+  describe("two instances racing", () => {
+    it("answer new exactly once for each delivery both record", async () => {
+      const stores = await twoStores();
+      const at = new Date(t.clock.now());
+      const ids = Array.from({ length: 25 }, (_, index) => `race-${index}`);
+      const answers = await Promise.all(
+        ids.flatMap((id) => stores.map((store) => store.recordDelivery(id, "pull_request", at))),
+      );
+      expect(answers.filter((answer) => answer === "new")).toHaveLength(ids.length);
+      expect(answers.filter((answer) => answer === "duplicate")).toHaveLength(ids.length);
+    });
+
+    it("create one round for a (PR, SHA) however many triggers race, and the rest join it", async () => {
+      const stores = await twoStores();
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          (stores[index % 2] as RunStore).startRound(trigger(7, "aaa111", `d-${index}`)),
+        ),
+      );
+      const created = results.filter((result) => result.created);
+      expect(created).toHaveLength(1);
+      expect(new Set(results.map((result) => result.round.id))).toEqual(
+        new Set([created[0]?.round.id]),
+      );
+      expect(results.every((result) => result.superseded.length === 0)).toBe(true);
+      expect((await t.store.unfinishedRounds()).map((entry) => entry.round.id)).toEqual([
+        created[0]?.round.id,
+      ]);
+    });
+
+    it("number racing rounds of one PR without gaps or repeats and leave one live round", async () => {
+      const stores = await twoStores();
+      const shas = Array.from({ length: 10 }, (_, index) => `sha-${index}`);
+      const results = await Promise.all(
+        shas.map((sha, index) =>
+          (stores[index % 2] as RunStore).startRound(trigger(7, sha, `d-${sha}`)),
+        ),
+      );
+      expect(results.every((result) => result.created)).toBe(true);
+      expect(results.map((result) => result.round.number).sort((a, b) => a - b)).toEqual(
+        shas.map((_, index) => index + 1),
+      );
+      const live = await t.store.unfinishedRounds();
+      expect(live).toHaveLength(1);
+      // The last round numbered is the one every other start saw last: it alone survives.
+      const last = results.find((result) => result.round.number === shas.length);
+      expect(live[0]?.round.id).toBe(last?.round.id);
+      // Every other round was cancelled exactly once, by whichever start came after it.
+      const cancelled = results.flatMap((result) => result.superseded.map((round) => round.id));
+      expect(cancelled.sort()).toEqual(
+        results
+          .filter((result) => result !== last)
+          .map((result) => result.round.id)
+          .sort(),
+      );
+    });
+
+    it("let only one of two workers end a round", async () => {
+      const [first, second] = await twoStores();
+      const { round } = await first.startRound(trigger(7, "aaa111", "d-1"));
+      await first.markRoundRunning(round.id);
+      const endings = await Promise.all([
+        first.finishRound(round.id, { state: "completed" }),
+        second.finishRound(round.id, { state: "failed", failure: "worker lost" }),
+        second.supersedeRounds(repo, 7, "bbb222"),
+      ]);
+      const winners = [endings[0], endings[1], endings[2].length === 1];
+      expect(winners.filter(Boolean)).toHaveLength(1);
+    });
+  });
+}

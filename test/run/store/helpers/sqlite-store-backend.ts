@@ -1,0 +1,27 @@
+import BetterSqlite3 from "better-sqlite3";
+import { SqliteRunStore } from "../../../../src/run/store/sqlite-run-store.js";
+import { RAW_ROUND_INSERT, type RunStoreBackend } from "./run-store-backend.js";
+import { temporaryStoreDirectory } from "./temporary-store-directory.js";
+
+/** SQLite: a fresh file in a temp dir per test. */
+export const sqliteStoreBackend: RunStoreBackend = {
+  name: "SqliteRunStore",
+  async fixture() {
+    const temporary = await temporaryStoreDirectory();
+    return {
+      open: async (clock) =>
+        temporary.track(await SqliteRunStore.open({ path: temporary.path, clock })),
+      async insertRawRound(round) {
+        const raw = new BetterSqlite3(temporary.path);
+        try {
+          raw
+            .prepare(RAW_ROUND_INSERT.replace(/\$\d/g, "?"))
+            .run(round.id, round.roundNumber, round.state);
+        } finally {
+          raw.close();
+        }
+      },
+      remove: () => temporary.remove(),
+    };
+  },
+};
