@@ -81,6 +81,14 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       ) =>
       async (context: C) => {
         const log = context.log.child({ delivery: context.id, event: context.name });
+        if (!options.registry.accepting) {
+          // Fail the delivery (503) before it is recorded as seen: GitHub shows it failed,
+          // and its redelivery after the restart starts the round instead of being a duplicate.
+          log.warn({}, "shutting down: delivery refused");
+          throw Object.assign(new Error("Gadfly is shutting down; redeliver after it restarts"), {
+            status: 503,
+          });
+        }
         try {
           track(await run(context, await dependencies(log)), log);
         } catch (error) {

@@ -185,6 +185,9 @@ async function runRegistered(
       resumed: prepared.resumed,
       clock: deps.clock,
       onStatus: (next) => {
+        // A shutdown aborts lenses only to resume them on the next start: the board keeps
+        // showing them running rather than cancelled (and the round as unfinished).
+        if (stopReason()?.kind === "shutdown") return;
         status = next;
         board.update(next);
       },
@@ -302,22 +305,26 @@ async function publishRoundResults(octokit: GitHubClient, input: PublishInput): 
   });
   await deps.store.setArtifacts(round.id, { consensusCommentId: published.id });
 
-  const alreadyPosted = new Set(
-    (await deps.store.postedInline(repo, round.pullNumber)).map((posted) => posted.fingerprint),
-  );
-  const review = await publishInlineReview(octokit, {
-    repo,
-    pullNumber: round.pullNumber,
-    headSha: round.headSha,
-    clusters: consensus.clusters,
-    index,
-    alreadyPosted,
-    consensusUrl: published.url,
-    render,
-  });
-  if (review.reviewId !== null) {
-    await deps.store.setArtifacts(round.id, { reviewId: review.reviewId });
-    await recordPostedComments(octokit, input, review.reviewId, new Set(review.posted));
+  // One review per round: a round resumed after its review went out (a crash while
+  // publishing) does not post it again.
+  if (round.artifacts.reviewId === undefined) {
+    const alreadyPosted = new Set(
+      (await deps.store.postedInline(repo, round.pullNumber)).map((posted) => posted.fingerprint),
+    );
+    const review = await publishInlineReview(octokit, {
+      repo,
+      pullNumber: round.pullNumber,
+      headSha: round.headSha,
+      clusters: consensus.clusters,
+      index,
+      alreadyPosted,
+      consensusUrl: published.url,
+      render,
+    });
+    if (review.reviewId !== null) {
+      await deps.store.setArtifacts(round.id, { reviewId: review.reviewId });
+      await recordPostedComments(octokit, input, review.reviewId, new Set(review.posted));
+    }
   }
   await deps.store.saveFingerprints(
     round.id,

@@ -91,11 +91,18 @@ const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKe
   format: "pem",
 }) as string;
 
-/** Starts the app as users run it (the same entry as `npm start`), pointed at the fakes. */
-export async function startApp(
+/** The app's process, spawned as `npm start` runs it, pointed at the fakes. */
+export interface SpawnedApp {
+  process: ChildProcess;
+  port: number;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export async function spawnApp(
   stack: Stack,
   env: Record<string, string> = {},
-): Promise<RunningApp> {
+): Promise<SpawnedApp> {
   const port = await freePort();
   const githubHost = new URL(stack.github.url).host;
   const child = spawn(process.execPath, ["--import", TSX_LOADER, join(ROOT, "src/main.ts")], {
@@ -131,9 +138,19 @@ export async function startApp(
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => resolve(code)),
   );
-  const url = `http://127.0.0.1:${port}`;
+  return { process: child, port, output: () => output, exited };
+}
+
+/** Starts the app as users run it (the same entry as `npm start`), pointed at the fakes. */
+export async function startApp(
+  stack: Stack,
+  env: Record<string, string> = {},
+): Promise<RunningApp> {
+  const spawned = await spawnApp(stack, env);
+  const { process: child, exited } = spawned;
+  const url = `http://127.0.0.1:${spawned.port}`;
   await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`the app exited early:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the app exited early:\n${spawned.output()}`);
     try {
       return (await fetch(`${url}/ping`)).ok;
     } catch {
@@ -144,7 +161,7 @@ export async function startApp(
     url,
     webhookUrl: `${url}/api/github/webhooks`,
     process: child,
-    output: () => output,
+    output: spawned.output,
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

@@ -1,0 +1,70 @@
+import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import type { LensFinding } from "../../src/findings/schema.js";
+import type { FakeModelRequest, FakeReply } from "../fakes/model-script.js";
+import { MODELS, type Stack } from "./harness.js";
+
+/** How the four fake models review the pull requests whose title carries one tag. */
+export interface Scenario {
+  /** What a model finds through a lens; nothing by default. */
+  findings?: (model: string, lens: string, request: FakeModelRequest) => readonly LensFinding[];
+  /** Prose before the VERDICT line (e.g. a very long one). */
+  prose?: (model: string, lens: string) => string;
+  /** A changed file each reviewer reads with `read_file` first; without it, reviewers answer at once. */
+  readPath?: string;
+  /** Runs first on every call: a reply it returns (a hang, an error) is sent instead of the answer. */
+  intercept?: (request: FakeModelRequest) => FakeReply | undefined | Promise<FakeReply | undefined>;
+}
+
+export interface ReviewRouter {
+  /** Calls per `model/lens` for the tag, answered or not. */
+  calls(tag: string): Map<string, number>;
+  /** Total calls for the tag. */
+  total(tag: string): number;
+}
+
+/**
+ * Scripts the four models of the e2e config with one function that picks the
+ * scenario by a tag in the PR's title (which every reviewer's first user
+ * message quotes), so the tests of one describe can share one app and one
+ * pair of fake model servers. A call for no known tag gets a 400, which fails
+ * the lens loudly.
+ */
+export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>): ReviewRouter {
+  const counts = new Map<string, Map<string, number>>();
+  const script = async (request: FakeModelRequest): Promise<FakeReply> => {
+    const prompt = request.messages.find((message) => message.role === "user")?.content ?? "";
+    const tag = Object.keys(scenarios).find((candidate) => prompt.includes(candidate));
+    const scenario = tag === undefined ? undefined : scenarios[tag];
+    if (tag === undefined || scenario === undefined) {
+      return { error: 400, body: { error: "no scenario for this pull request" } };
+    }
+    const lens = request.lens ?? "unknown";
+    const perTag = counts.get(tag) ?? new Map<string, number>();
+    counts.set(tag, perTag);
+    const key = `${request.model}/${lens}`;
+    perTag.set(key, (perTag.get(key) ?? 0) + 1);
+
+    const intercepted = await scenario.intercept?.(request);
+    if (intercepted !== undefined) return intercepted;
+    const sawTool = request.messages.some((message) => message.role === "tool");
+    if (scenario.readPath !== undefined && !sawTool) {
+      return { toolCalls: [{ name: "read_file", arguments: { path: scenario.readPath } }] };
+    }
+    const found = scenario.findings?.(request.model, lens, request) ?? [];
+    const verdict = found.some((finding) => finding.severity === "high")
+      ? "Significant issues"
+      : found.length > 0
+        ? "Minor issues"
+        : "No material issues found";
+    const prose =
+      scenario.prose?.(request.model, lens) ?? `Reviewed the change through the ${lens} lens.`;
+    return { text: renderLensAnswer(verdict, found, prose) };
+  };
+  for (const model of MODELS) {
+    (model.provider === "openai" ? stack.openai : stack.ollama).script(model.id, script);
+  }
+  return {
+    calls: (tag) => new Map(counts.get(tag) ?? []),
+    total: (tag) => [...(counts.get(tag)?.values() ?? [])].reduce((sum, count) => sum + count, 0),
+  };
+}
