@@ -1,4 +1,5 @@
 import type { ApplicationFunction, Probot } from "probot";
+import type { ZodType } from "zod";
 import type { Clock } from "./agent/clock.js";
 import type { LensDefinition } from "./agent/schema.js";
 import type { AppConfig } from "./config/schema.js";
@@ -11,8 +12,20 @@ import { resumeUnfinishedRounds } from "./github/resume-unfinished-rounds.js";
 import type { RoundRegistry } from "./github/round-registry.js";
 import type { RoundDependencies } from "./github/run-pull-request-round.js";
 import type { StartOutcome } from "./github/start-round.js";
+import {
+  CheckRunPayload,
+  IssueCommentPayload,
+  PullRequestPayload,
+  payloadProblem,
+} from "./github/webhook-payloads.js";
 import type { ReviewerLimiter } from "./run/reviewer-limiter.js";
 import type { RunStore } from "./run/store/run-store.js";
+
+const HANDLED = new Set<string>([
+  ...PULL_REQUEST_EVENTS,
+  "issue_comment.created",
+  "check_run.rerequested",
+]);
 
 export interface GadflyAppOptions {
   config: AppConfig;
@@ -76,11 +89,17 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       }
     };
     const handle =
-      <C extends { id: string; name: string; log: Probot["log"] }>(
+      <C extends { id: string; name: string; log: Probot["log"]; payload: unknown }>(
+        schema: ZodType,
         run: (context: C, deps: Awaited<ReturnType<typeof dependencies>>) => Promise<StartOutcome>,
       ) =>
       async (context: C) => {
         const log = context.log.child({ delivery: context.id, event: context.name });
+        const problem = payloadProblem(schema, context.payload);
+        if (problem !== null) {
+          log.warn({ problem }, "malformed payload ignored");
+          return;
+        }
         if (!options.registry.accepting) {
           // Fail the delivery (503) before it is recorded as seen: GitHub shows it failed,
           // and its redelivery after the restart starts the round instead of being a duplicate.
@@ -96,9 +115,15 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
         }
       };
 
-    app.on([...PULL_REQUEST_EVENTS], handle(handlePullRequest));
-    app.on("issue_comment.created", handle(handleIssueComment));
-    app.on("check_run.rerequested", handle(handleCheckRunRerequested));
+    app.on([...PULL_REQUEST_EVENTS], handle(PullRequestPayload, handlePullRequest));
+    app.on("issue_comment.created", handle(IssueCommentPayload, handleIssueComment));
+    app.on("check_run.rerequested", handle(CheckRunPayload, handleCheckRunRerequested));
+    // Every delivery of an event we subscribe to leaves a line naming it, handled or not.
+    app.onAny(async (context) => {
+      const payload = context.payload as { action?: unknown };
+      const key = `${context.name}.${String(payload.action)}`;
+      if (!HANDLED.has(key)) app.log.info({ delivery: context.id, event: key }, "event ignored");
+    });
 
     void (async () => {
       try {

@@ -1,3 +1,5 @@
+import { setMaxListeners } from "node:events";
+
 /** Why a running round stopped early. */
 export type StopReason = { kind: "superseded"; by: string } | { kind: "shutdown" };
 
@@ -27,6 +29,8 @@ export class RoundRegistry {
     done: Promise<void>,
   ): { signal: AbortSignal; stopReason: () => StopReason | null } {
     const entry = { controller: new AbortController(), stop: null as StopReason | null, done };
+    // Every reviewer of the round (and its deadline) listens to this one signal.
+    setMaxListeners(0, entry.controller.signal);
     this.running.set(roundId, entry);
     void done.finally(() => {
       if (this.running.get(roundId) === entry) this.running.delete(roundId);
