@@ -8,7 +8,10 @@ import type { ReviewPlan } from "../config/resolve-review-plan.js";
 import type { ModelConfig, ProviderConfig } from "../config/schema.js";
 import { createLanguageModel } from "../llm/create-language-model.js";
 import type { LanguageModel } from "../llm/language-model.js";
+import type { Message } from "../llm/message.js";
+import { redactSecrets } from "../llm/redact-secrets.js";
 import type { ChangeSet } from "./change-set.js";
+import { recordTranscript } from "./record-transcript.js";
 import { configuredSecrets, redactReport } from "./redact-report.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import type { RoundStatus } from "./round-status.js";
@@ -34,6 +37,8 @@ export interface ReviewRoundOptions {
   resumed?: boolean;
   clock?: Clock;
   record?: { dir: string };
+  /** Called with each lens's conversation (secrets redacted) once the lens ends. */
+  onTranscript?: (model: string, lens: string, messages: Message[]) => Promise<void>;
   /** Tests and the demo may build models their own way. */
   createModel?: (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel;
 }
@@ -160,8 +165,9 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
   } catch (error) {
     return failedReport(model, lensId, publicMessage(error));
   }
-  return reviewLens({
-    model: languageModel,
+  const recorder = recordTranscript(languageModel);
+  const report = await reviewLens({
+    model: recorder.model,
     modelId: model.id,
     provider: model.provider,
     lens: input.lens,
@@ -172,6 +178,19 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
     onEvent: input.onEvent,
     clock: input.clock,
   });
+  const transcript = recorder.transcript();
+  if (options.onTranscript !== undefined && transcript.length > 0) {
+    const secrets = configuredSecrets(options.providers, options.env);
+    await options.onTranscript(
+      model.id,
+      lensId,
+      transcript.map((message) => ({
+        ...message,
+        content: redactSecrets(message.content, secrets),
+      })),
+    );
+  }
+  return report;
 }
 
 function reportEvent(report: LensReport, at: number): LensEvent {

@@ -6,6 +6,7 @@ import type { ModelConfig, ProviderConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import { ModelError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
+import type { Message } from "../../src/llm/message.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
 import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
@@ -216,7 +217,8 @@ describe("reviewRound", () => {
   });
 
   it("never publishes a provider key a model repeats, in its text or its findings", async () => {
-    const key = "PLANTED0123456789abcdef"; // no token shape: only redaction by value catches it
+    const key = "PLANTED0123456789abcdef";
+    const transcripts: { model: string; lens: string; messages: Message[] }[] = []; // no token shape: only redaction by value catches it
     const leaky: ChatModel = {
       kind: "chat",
       provider: "local",
@@ -256,10 +258,20 @@ describe("reviewRound", () => {
         ],
         env: { LOCAL_KEY: key },
         createModel: () => leaky,
+        plan: { ...plan(), models: [{ id: "alpha", provider: "local" }] },
+        onTranscript: async (model, lens, messages) => {
+          transcripts.push({ model, lens, messages });
+        },
       }),
     );
     const published = JSON.stringify(result.reports);
     expect(published).not.toContain("PLANTED");
+    expect(JSON.stringify(transcripts)).not.toContain("PLANTED");
+    expect(transcripts.map((entry) => entry.messages.map((message) => message.role))).toEqual([
+      ["system", "user", "assistant"],
+      ["system", "user", "assistant"],
+    ]);
+    expect(transcripts[0]?.messages[2]?.content).toContain("I found the key [redacted]");
     expect(result.reports[0]?.findings[0]?.title).toBe("Key [redacted] is hard-coded");
   });
 });
