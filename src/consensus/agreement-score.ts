@@ -36,6 +36,16 @@ export interface Comparable {
   file: string;
   ranges: readonly LineRange[];
   vectors: TextVectors;
+  /** The title lowercased with punctuation and spacing folded (see `normalizedTitle`). */
+  title: string;
+}
+
+/** A title reduced to its words, so "Off-by-one!" and "off by one" compare equal. */
+export function normalizedTitle(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /**
@@ -46,6 +56,12 @@ export function agreementScore(a: Comparable, b: Comparable): number {
   if (a.file !== b.file) {
     return 0;
   }
-  const near = proximity(lineGap(a.ranges, b.ranges));
+  const gap = lineGap(a.ranges, b.ranges);
+  // The same words at the same place are the same finding, even when every word is too common
+  // to weigh anything in the text similarity ("Changed line issue").
+  if (gap <= NEAR_LINES && a.title !== "" && a.title === b.title) {
+    return 1;
+  }
+  const near = proximity(gap);
   return near === 0 ? 0 : near * textSimilarity(a.vectors, b.vectors);
 }

@@ -1,4 +1,4 @@
-import { agreementScore, type Comparable, FAR_LINES } from "./agreement-score.js";
+import { agreementScore, type Comparable, FAR_LINES, normalizedTitle } from "./agreement-score.js";
 import { inverseDocumentFrequency } from "./inverse-document-frequency.js";
 import type { PreparedFinding } from "./prepared-finding.js";
 import { textVectors } from "./text-similarity.js";
@@ -56,6 +56,7 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     file: member.finding.file,
     ranges: member.ranges,
     vectors: textVectors(member.profile, factor),
+    title: normalizedTitle(member.finding.title),
   }));
   const scores = new Map<number, number>();
   const edges: Edge[] = [];

@@ -4,6 +4,7 @@ import {
   FAR_LINES,
   lineGap,
   NEAR_LINES,
+  normalizedTitle,
   proximity,
 } from "../../src/consensus/agreement-score.js";
 import { textProfile } from "../../src/consensus/text-profile.js";
@@ -13,6 +14,7 @@ const comparable = (file: string, start: number, end: number, title: string) => 
   file,
   ranges: [{ start, end }],
   vectors: textVectors(textProfile({ title, body: "" })),
+  title: normalizedTitle(title),
 });
 
 describe("lineGap", () => {
@@ -58,5 +60,13 @@ describe("agreementScore", () => {
     expect(near).toBeCloseTo(1, 5);
     expect(farther).toBeLessThan(near);
     expect(agreementScore(here, comparable("a.ts", 6 + FAR_LINES, 40, title))).toBe(0);
+  });
+
+  it("counts the same title at the same place as agreement, even when every word is common", () => {
+    const vague = "Changed line issue";
+    const a = comparable("a.ts", 2, 2, vague);
+    expect(agreementScore(a, comparable("a.ts", 2, 2, "changed-line issue!"))).toBe(1);
+    expect(agreementScore(a, comparable("a.ts", 2 + NEAR_LINES + 1, 30, vague))).toBeLessThan(1);
+    expect(agreementScore(a, comparable("b.ts", 2, 2, vague))).toBe(0);
   });
 });
