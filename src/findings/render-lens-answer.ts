@@ -21,3 +21,16 @@ export function renderLensAnswer(
   const head = prose.trim() === "" ? "" : `${prose.trim()}\n\n`;
   return `${head}VERDICT: ${verdict}\n\`\`\`${FINDINGS_FENCE_INFO}\n${JSON.stringify(entries, null, 2)}\n\`\`\`\n`;
 }
+
+/** A finding as the output contract spells it (snake_case `end_line`). */
+export function contractEntry(finding: LensFinding): Record<string, unknown> {
+  return {
+    file: finding.file,
+    line: finding.line,
+    end_line: finding.endLine,
+    severity: finding.severity,
+    confidence: finding.confidence,
+    title: finding.title,
+    body: finding.body,
+  };
+}

@@ -1,29 +1,16 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { Ajv } from "ajv";
-import addFormatsModule from "ajv-formats";
 import type { Log, Result } from "sarif";
 import { describe, expect, it } from "vitest";
 import { formatSarif } from "../../src/cli/format-sarif.js";
 import type { ReportMeta } from "../../src/cli/report-meta.js";
+import { sarifValidator } from "../cli-e2e/sarif-validator.js";
 import { sampleConsensus } from "./sample-consensus.js";
 
-const require = createRequire(import.meta.url);
-
-/** The official SARIF 2.1.0 schema, shipped in @microsoft/jest-sarif. */
+/** The official SARIF 2.1.0 schema; throws with the errors when the value does not conform. */
 function validateSarif(): (value: unknown) => boolean {
-  const path = require.resolve("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
-  const schema = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-  // Written for draft-04; what differs (the `$schema` and top-level `id`) does not matter here.
-  // One of its patterns is not valid in unicode mode, hence unicodeRegExp: false.
-  delete schema.$schema;
-  delete schema.id;
-  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-  addFormatsModule.default(ajv);
-  const validate = ajv.compile(schema);
+  const validate = sarifValidator();
   return (value) => {
-    const valid = validate(value);
-    if (!valid) throw new Error(JSON.stringify(validate.errors, null, 2));
+    const { valid, errors } = validate(value);
+    if (!valid) throw new Error(JSON.stringify(errors, null, 2));
     return valid;
   };
 }
