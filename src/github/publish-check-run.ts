@@ -1,6 +1,7 @@
 import type { Cluster } from "../consensus/cluster.js";
 import type { ChangedLineIndex } from "../diff/changed-line-index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
+import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 
 /** GitHub takes at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -29,15 +30,17 @@ export async function startCheckRun(
   output: CheckRunOutputText,
   externalId: string,
 ): Promise<number> {
-  const { data } = await octokit.rest.checks.create({
-    ...repo,
-    name: CHECK_RUN_NAME,
-    head_sha: headSha,
-    status: "in_progress",
-    started_at: new Date().toISOString(),
-    external_id: externalId,
-    output,
-  });
+  const { data } = await retrySecondaryRateLimit(() =>
+    octokit.rest.checks.create({
+      ...repo,
+      name: CHECK_RUN_NAME,
+      head_sha: headSha,
+      status: "in_progress",
+      started_at: new Date().toISOString(),
+      external_id: externalId,
+      output,
+    }),
+  );
   return data.id;
 }
 
@@ -60,20 +63,24 @@ export async function completeCheckRun(
   }
   const last = batches.pop() ?? [];
   for (const batch of batches) {
-    await octokit.rest.checks.update({
+    await retrySecondaryRateLimit(() =>
+      octokit.rest.checks.update({
+        ...repo,
+        check_run_id: checkRunId,
+        output: { ...output, annotations: batch },
+      }),
+    );
+  }
+  await retrySecondaryRateLimit(() =>
+    octokit.rest.checks.update({
       ...repo,
       check_run_id: checkRunId,
-      output: { ...output, annotations: batch },
-    });
-  }
-  await octokit.rest.checks.update({
-    ...repo,
-    check_run_id: checkRunId,
-    status: "completed",
-    conclusion,
-    completed_at: new Date().toISOString(),
-    output: last.length === 0 ? output : { ...output, annotations: last },
-  });
+      status: "completed",
+      conclusion,
+      completed_at: new Date().toISOString(),
+      output: last.length === 0 ? output : { ...output, annotations: last },
+    }),
+  );
 }
 
 /** Annotations for the findings that lie on changed lines of the new side. */

@@ -3,6 +3,7 @@ import { MARKERS, modelCommentMarker } from "../render/markers.js";
 import { renderConsensusComment } from "../render/render-consensus-comment.js";
 import type { RenderOptions } from "../render/render-options.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
+import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
 
 export interface ConsensusTarget {
@@ -84,7 +85,9 @@ async function deleteStaleOverflow(
     if (comment.user?.login.toLowerCase() !== login) continue;
     const firstLine = (comment.body ?? "").split("\n", 1)[0] ?? "";
     if (firstLine.startsWith(prefix) && !keep.has(firstLine)) {
-      await octokit.rest.issues.deleteComment({ ...target.repo, comment_id: comment.id });
+      await retrySecondaryRateLimit(() =>
+        octokit.rest.issues.deleteComment({ ...target.repo, comment_id: comment.id }),
+      );
     }
   }
 }

@@ -7,6 +7,7 @@ import {
 } from "../render/render-inline-review-body.js";
 import type { RenderOptions } from "../render/render-options.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
+import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 
 /** GitHub shows long reviews poorly and each comment is a notification: cap them. */
 export const MAX_INLINE_COMMENTS = 30;
@@ -125,13 +126,15 @@ async function createReview(
   body: string,
   comments: PlannedComment[],
 ): Promise<number> {
-  const { data } = await octokit.rest.pulls.createReview({
-    ...request.repo,
-    pull_number: request.pullNumber,
-    commit_id: request.headSha,
-    event: "COMMENT",
-    body,
-    comments: comments.map(({ fingerprint: _fingerprint, ...comment }) => comment),
-  });
+  const { data } = await retrySecondaryRateLimit(() =>
+    octokit.rest.pulls.createReview({
+      ...request.repo,
+      pull_number: request.pullNumber,
+      commit_id: request.headSha,
+      event: "COMMENT",
+      body,
+      comments: comments.map(({ fingerprint: _fingerprint, ...comment }) => comment),
+    }),
+  );
   return data.id;
 }

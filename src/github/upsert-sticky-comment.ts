@@ -1,5 +1,6 @@
 import { findOwnComment, type OwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
+import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 
 export interface StickyCommentTarget {
   repo: RepoRef;
@@ -12,8 +13,16 @@ export interface StickyCommentTarget {
 }
 
 /**
+ * Upserts in flight per sticky comment. Two rounds of one PR (a push landing
+ * while the older round publishes) would otherwise both find no comment and
+ * both create one: the second now waits, then finds the first's and edits it.
+ */
+const pending = new Map<string, Promise<unknown>>();
+
+/**
  * Edits our sticky comment in place, or creates it once: one status board and
- * one consensus comment per PR, never re-posted.
+ * one consensus comment per PR, never re-posted. Upserts of the same comment
+ * in this process run one after the other.
  */
 export async function upsertStickyComment(
   octokit: GitHubClient,
@@ -24,14 +33,32 @@ export async function upsertStickyComment(
     throw new Error(`sticky comment body must start with its marker ${target.marker}`);
   }
   const { repo } = target;
+  const key = `${repo.owner}/${repo.repo}#${target.issueNumber} ${target.marker}`.toLowerCase();
+  const previous = pending.get(key) ?? Promise.resolve();
+  const current = previous.then(() => upsert(octokit, target, body));
+  const settled = current.catch(() => undefined);
+  pending.set(key, settled);
+  void settled.then(() => {
+    if (pending.get(key) === settled) pending.delete(key);
+  });
+  return current;
+}
+
+async function upsert(
+  octokit: GitHubClient,
+  target: StickyCommentTarget,
+  body: string,
+): Promise<OwnComment> {
+  const { repo } = target;
+  const edit = async (commentId: number): Promise<OwnComment> => {
+    const { data } = await retrySecondaryRateLimit(() =>
+      octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+    );
+    return { id: data.id, body, url: data.html_url };
+  };
   if (target.knownId !== undefined) {
     try {
-      const { data } = await octokit.rest.issues.updateComment({
-        ...repo,
-        comment_id: target.knownId,
-        body,
-      });
-      return { id: data.id, body, url: data.html_url };
+      return await edit(target.knownId);
     } catch (error) {
       // Deleted by a maintainer: fall through and find or recreate it.
       if ((error as { status?: number }).status !== 404) throw error;
@@ -44,18 +71,9 @@ export async function upsertStickyComment(
     target.marker,
     target.botLogin,
   );
-  if (existing !== null) {
-    const { data } = await octokit.rest.issues.updateComment({
-      ...repo,
-      comment_id: existing.id,
-      body,
-    });
-    return { id: data.id, body, url: data.html_url };
-  }
-  const { data } = await octokit.rest.issues.createComment({
-    ...repo,
-    issue_number: target.issueNumber,
-    body,
-  });
+  if (existing !== null) return edit(existing.id);
+  const { data } = await retrySecondaryRateLimit(() =>
+    octokit.rest.issues.createComment({ ...repo, issue_number: target.issueNumber, body }),
+  );
   return { id: data.id, body, url: data.html_url };
 }

@@ -1,0 +1,55 @@
+export interface SecondaryRateLimitRetryOptions {
+  /** Attempts after the first. */
+  retries: number;
+  /** A longer wait than this is not waited out: the error is rethrown. */
+  maxWaitMs: number;
+  sleep: (milliseconds: number) => Promise<void>;
+}
+
+/** GitHub asks for at least a minute when it names no wait. */
+const UNNAMED_WAIT_MS = 60_000;
+
+const defaults: SecondaryRateLimitRetryOptions = {
+  retries: 2,
+  maxWaitMs: 60_000,
+  sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+};
+
+/**
+ * Runs a GitHub write again when GitHub refused it with its secondary rate
+ * limit (403 or 429 with Retry-After, or its message), after the wait it asked
+ * for. Such a refusal means the write was not done, so repeating it cannot post
+ * twice. Probot's throttling plugin, as Probot configures it, only logs these:
+ * without this, one limited comment would fail the whole round.
+ */
+export async function retrySecondaryRateLimit<T>(
+  operation: () => Promise<T>,
+  options: Partial<SecondaryRateLimitRetryOptions> = {},
+): Promise<T> {
+  const settings = { ...defaults, ...options };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      const wait = secondaryRateLimitWait(error);
+      if (wait === null || attempt >= settings.retries || wait > settings.maxWaitMs) throw error;
+      await settings.sleep(wait);
+    }
+  }
+}
+
+/** The wait GitHub asked for, or null when the error is not a secondary rate limit. */
+function secondaryRateLimitWait(error: unknown): number | null {
+  if (typeof error !== "object" || error === null) return null;
+  const candidate = error as {
+    status?: unknown;
+    message?: unknown;
+    response?: { headers?: Record<string, unknown> };
+  };
+  if (candidate.status !== 403 && candidate.status !== 429) return null;
+  const retryAfter = candidate.response?.headers?.["retry-after"];
+  const seconds = typeof retryAfter === "string" ? retryAfter.trim() : String(retryAfter ?? "");
+  if (/^\d+(\.\d+)?$/.test(seconds)) return Math.ceil(Number(seconds) * 1000);
+  const message = typeof candidate.message === "string" ? candidate.message : "";
+  return /secondary rate limit/i.test(message) ? UNNAMED_WAIT_MS : null;
+}
