@@ -1,0 +1,298 @@
+/**
+ * Benchmark 2, bot overhead: the app as users run it (`npm start`'s plain JavaScript, built from
+ * the current src/ by bench/build-app.ts) against the fake GitHub and instant fake models,
+ * reviewing a 50-file PR. Reads the app process's CPU time (utime + stime) and peak RSS (VmHWM)
+ * from /proc, round by round, minus the idle process's CPU over the same wall time. The models
+ * answer at once, so what remains is the bot's own work: webhook, snapshot, 20 reviewers' HTTP
+ * and tool calls, finalize, verify, consensus, render, SQLite and the GitHub writes.
+ * Per-round CPU is the median over the warm rounds (the machine is shared; a median shrugs off a
+ * neighbour's burst); the first, cold round is reported apart.
+ * Targets: < 300 ms CPU per round and < 150 MB peak RSS. Exits 1 when one is missed.
+ * Run: `npx tsx bench/bot-overhead.ts`. Options (environment):
+ * - BENCH_REFERENCE_NODE_ARGS="--optimize-for-size": a second app process with these node flags
+ *   runs the same rounds, interleaved with the first, and is reported beside it (not judged);
+ * - BENCH_ENTRY=tsx: run src/main.ts through tsx instead (as the e2e tests do);
+ * - BENCH_APP_ENTRY=<dist/main.js>: run a given build;
+ * - BENCH_NODE_ARGS: node flags for the judged app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`);
+ * - BENCH_FILES, BENCH_ROUNDS: the PR's size and the warm rounds (50 and 7).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  MODELS,
+  type Stack,
+  scriptAll,
+  startStack,
+  WEBHOOK_SECRET,
+  waitFor,
+} from "../test/e2e/harness.js";
+import {
+  deliver,
+  issueCommentEvent,
+  type PullRequestSnapshot,
+  pullRequestEvent,
+} from "../test/fakes/fake-github/index.js";
+import { buildApp } from "./build-app.js";
+import { pacedReviewer } from "./paced-reviewer.js";
+import { printReport } from "./print-report.js";
+import { type ProcessStats, readProcessStats } from "./process-stats.js";
+import { type BenchApp, startBenchApp } from "./start-bench-app.js";
+import { syntheticPullRequest } from "./synthetic-pull-request.js";
+
+const FILE_COUNT = Number(process.env.BENCH_FILES ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const IDLE_MS = 4_000;
+const QUIET_MS = 2_000;
+const MAX_CPU_MS = 300;
+const MAX_RSS_MB = 150;
+
+const flags = (value: string | undefined) =>
+  (value ?? "").split(" ").filter((argument) => argument !== "");
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+};
+
+interface RoundMeasure {
+  wallMs: number;
+  cpuMs: number;
+  userMs: number;
+  systemMs: number;
+  githubRequests: number;
+  modelCalls: number;
+  modelBytes: number;
+}
+
+/** One app process under measurement, with its own fakes and PR. */
+interface Subject {
+  label: string;
+  stack: Stack;
+  app: BenchApp;
+  pullRequest: PullRequestSnapshot;
+  idleCpuPerMs: number;
+  started: ProcessStats;
+  cold: RoundMeasure | undefined;
+  warm: RoundMeasure[];
+}
+
+async function startSubject(label: string, entry: string | undefined, nodeArgs: string[]) {
+  const stack = await startStack();
+  scriptAll(
+    stack,
+    pacedReviewer({
+      seed: 2,
+      models: MODELS.map((model) => model.id),
+      fileCount: FILE_COUNT,
+      turnMs: [0, 0],
+      reviewTurns: [2, 3],
+    }),
+  );
+  const app = await startBenchApp(stack, { ...(entry === undefined ? {} : { entry }), nodeArgs });
+  const pr = syntheticPullRequest(FILE_COUNT);
+  stack.github.addRepo({ owner: "octo-org", name: "api", files: pr.baseFiles });
+  const pullRequest = stack.github.addPullRequest({ title: "Query helpers", files: pr.files });
+  const subject: Subject = {
+    label,
+    stack,
+    app,
+    pullRequest,
+    idleCpuPerMs: 0,
+    started: await readProcessStats(app.pid),
+    cold: undefined,
+    warm: [],
+  };
+  return subject;
+}
+
+/** Idle: what the process burns doing nothing (timers, GC), subtracted from every round. */
+async function measureIdle(subject: Subject): Promise<void> {
+  subject.started = await readProcessStats(subject.app.pid);
+  const startedAt = performance.now();
+  await sleep(IDLE_MS);
+  const end = await readProcessStats(subject.app.pid);
+  subject.idleCpuPerMs = (end.cpuMs - subject.started.cpuMs) / (performance.now() - startedAt);
+}
+
+/** Triggers round `round` (1: the PR opens; later: `@gadfly review`) and waits for its check. */
+async function measureRound(subject: Subject, round: number): Promise<RoundMeasure> {
+  const { github, ollama, openai } = subject.stack;
+  const { app, pullRequest } = subject;
+  const modelRequests = () => [...ollama.requests, ...openai.requests];
+  const modelBytes = () =>
+    modelRequests().reduce((sum, request) => sum + JSON.stringify(request.body).length, 0);
+  const before = await readProcessStats(app.pid);
+  const requestsBefore = github.requests().length;
+  const callsBefore = modelRequests().length;
+  const bytesBefore = modelBytes();
+  const startedAt = performance.now();
+  if (round === 1) {
+    await deliver(app.webhookUrl, pullRequestEvent("opened", pullRequest), WEBHOOK_SECRET);
+  } else {
+    const current = github.pullRequest(pullRequest);
+    const comment = github.addComment(current, { body: "@gadfly review", user: "maintainer" });
+    await deliver(
+      app.webhookUrl,
+      issueCommentEvent({ pullRequest: current, comment, association: "MEMBER" }),
+      WEBHOOK_SECRET,
+    );
+  }
+  await waitFor(
+    () =>
+      github.checkRuns(pullRequest.headSha).filter((check) => check.status === "completed")
+        .length >= round,
+    120_000,
+  ).catch((error: unknown) => {
+    throw new Error(
+      `round ${round} did not complete: ${String(error)}\n${app.output().slice(-4000)}`,
+    );
+  });
+  // The round ends after its check completes (the board's last edit, the store): wait until
+  // GitHub hears nothing more, so the next trigger starts a round instead of joining this one.
+  let seen = github.requests().length;
+  for (;;) {
+    await sleep(QUIET_MS);
+    const now = github.requests().length;
+    if (now === seen) break;
+    seen = now;
+  }
+  const wallMs = performance.now() - startedAt;
+  const after = await readProcessStats(app.pid);
+  return {
+    wallMs,
+    cpuMs: after.cpuMs - before.cpuMs - subject.idleCpuPerMs * wallMs,
+    userMs: after.userMs - before.userMs,
+    systemMs: after.systemMs - before.systemMs,
+    githubRequests: github.requests().length - requestsBefore,
+    modelCalls: modelRequests().length - callsBefore,
+    modelBytes: modelBytes() - bytesBefore,
+  };
+}
+
+const mode =
+  process.env.BENCH_APP_ENTRY !== undefined
+    ? "given build"
+    : process.env.BENCH_ENTRY === "tsx"
+      ? "tsx"
+      : "built";
+// Built even in tsx mode: the reference process, if any, runs the plain JavaScript.
+const built = process.env.BENCH_APP_ENTRY === undefined ? await buildApp() : undefined;
+const builtEntry = process.env.BENCH_APP_ENTRY ?? built?.entry;
+const entry = mode === "tsx" ? undefined : builtEntry;
+const referenceFlags = flags(process.env.BENCH_REFERENCE_NODE_ARGS);
+const subjects: Subject[] = [await startSubject("app", entry, flags(process.env.BENCH_NODE_ARGS))];
+if (referenceFlags.length > 0) {
+  subjects.push(
+    await startSubject(`reference (${referenceFlags.join(" ")})`, builtEntry, referenceFlags),
+  );
+}
+
+try {
+  await sleep(1_000);
+  await Promise.all(subjects.map(measureIdle));
+  // Rounds alternate between the subjects, so a busy moment of the machine hits both alike.
+  for (let round = 1; round <= ROUNDS + 1; round++) {
+    for (const subject of subjects) {
+      const measure = await measureRound(subject, round);
+      if (round === 1) subject.cold = measure;
+      else subject.warm.push(measure);
+    }
+  }
+  const ends = await Promise.all(subjects.map((subject) => readProcessStats(subject.app.pid)));
+
+  const rows: Array<[string, string]> = [
+    [
+      "workload",
+      `${FILE_COUNT}-file PR, ${MODELS.length} models × 5 lenses, instant fake models, ${ROUNDS} warm rounds after a cold one`,
+    ],
+    [
+      "app process",
+      mode === "tsx" ? "src/main.ts through tsx" : `${mode} dist/main.js (plain node)`,
+    ],
+  ];
+  const results = subjects.map((subject, index) => {
+    const end = ends[index] as ProcessStats;
+    const { warm } = subject;
+    const of = (pick: (measure: RoundMeasure) => number) => median(warm.map(pick));
+    const cpuPerRoundMs = of((measure) => measure.cpuMs);
+    const { github } = subject.stack;
+    const sane =
+      github
+        .comments(subject.pullRequest)
+        .filter((comment) => comment.body.startsWith("<!-- gadfly-consensus -->")).length === 1 &&
+      github.reviews(subject.pullRequest).length >= 1 &&
+      github.validationErrors.length === 0;
+    const pass = sane && cpuPerRoundMs < MAX_CPU_MS && end.peakRssMb < MAX_RSS_MB;
+    const cold = subject.cold;
+    const label = (text: string) => (index === 0 ? text : `${subject.label}: ${text}`);
+    rows.push(
+      [label("RSS after start, MB"), subject.started.rssMb.toFixed(0)],
+      [label("idle CPU, ms per s"), (subject.idleCpuPerMs * 1000).toFixed(1)],
+      [
+        label("cold round: wall / CPU, ms"),
+        cold === undefined ? "?" : `${cold.wallMs.toFixed(0)} / ${cold.cpuMs.toFixed(0)}`,
+      ],
+      [
+        label("warm round: wall incl. 2 s of quiet, ms (mostly Probot's write throttle)"),
+        of((measure) => measure.wallMs).toFixed(0),
+      ],
+      [
+        label("warm round: CPU, median (min–max), ms"),
+        `${cpuPerRoundMs.toFixed(0)} (${Math.min(...warm.map((measure) => measure.cpuMs)).toFixed(0)}–${Math.max(...warm.map((measure) => measure.cpuMs)).toFixed(0)})${index === 0 ? ` (target < ${MAX_CPU_MS})` : ""}`,
+      ],
+      [
+        label("warm round: user / system CPU, ms"),
+        `${of((measure) => measure.userMs).toFixed(0)} / ${of((measure) => measure.systemMs).toFixed(0)}`,
+      ],
+      [
+        label("warm round: model calls / request bytes"),
+        `${of((measure) => measure.modelCalls)} / ${(of((measure) => measure.modelBytes) / 1e6).toFixed(2)} MB`,
+      ],
+      [label("warm round: GitHub requests"), String(of((measure) => measure.githubRequests))],
+      [label("RSS after the rounds, MB"), end.rssMb.toFixed(0)],
+      [
+        label("peak RSS (VmHWM), MB"),
+        `${end.peakRssMb.toFixed(0)}${index === 0 ? ` (target < ${MAX_RSS_MB})` : ""}`,
+      ],
+      [label("published as expected"), sane ? "yes" : "NO"],
+    );
+    return {
+      label: subject.label,
+      startRssMb: Number(subject.started.rssMb.toFixed(1)),
+      idleCpuMsPerSecond: Number((subject.idleCpuPerMs * 1000).toFixed(2)),
+      coldRoundMs: Math.round(cold?.wallMs ?? Number.NaN),
+      coldRoundCpuMs: Math.round(cold?.cpuMs ?? Number.NaN),
+      warmRoundMs: Math.round(of((measure) => measure.wallMs)),
+      cpuPerRoundMs: Math.round(cpuPerRoundMs),
+      cpuPerRoundAllMs: warm.map((measure) => Math.round(measure.cpuMs)),
+      modelCallsPerRound: of((measure) => measure.modelCalls),
+      modelBytesPerRound: of((measure) => measure.modelBytes),
+      githubRequestsPerRound: of((measure) => measure.githubRequests),
+      rssMb: Number(end.rssMb.toFixed(1)),
+      peakRssMb: Number(end.peakRssMb.toFixed(1)),
+      pass,
+    };
+  });
+  const main = results[0];
+  const pass = main?.pass === true;
+  rows.push(["result", pass ? "PASS" : "FAIL"]);
+  printReport(rows, {
+    bench: "bot-overhead",
+    files: FILE_COUNT,
+    rounds: ROUNDS,
+    app: mode,
+    ...main,
+    reference: results[1] ?? null,
+    maxCpuMs: MAX_CPU_MS,
+    maxRssMb: MAX_RSS_MB,
+    pass,
+  });
+  if (!pass) process.exitCode = 1;
+} finally {
+  for (const subject of subjects) {
+    await subject.app.stop();
+    await subject.stack.close();
+  }
+  await built?.remove();
+}

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: the five performance benchmarks of issue 9, one after another, each in its own
+ * process (so one's memory and JIT never colour another's figures). Each prints its table and one
+ * JSON line; this runner passes them through, then prints a summary table and one JSON line of
+ * its own, and exits 1 when any benchmark missed a target or failed to run.
+ * `npm run bench -- clustering big-diff` runs only the named ones.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { printReport } from "./print-report.js";
+
+type Json = Record<string, unknown>;
+
+interface Benchmark {
+  name: string;
+  title: string;
+  /** The headline figures of its JSON line, for the summary. */
+  summarize: (json: Json) => string;
+}
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+const number = (value: unknown): string => (typeof value === "number" ? String(value) : "?");
+const field = (json: Json, ...path: string[]): unknown =>
+  path.reduce<unknown>(
+    (value, key) =>
+      typeof value === "object" && value !== null ? (value as Json)[key] : undefined,
+    json,
+  );
+
+const BENCHMARKS: Benchmark[] = [
+  {
+    name: "round-makespan",
+    title: "1. round makespan",
+    summarize: (json) => {
+      const results = Array.isArray(json.results) ? (json.results as Json[]) : [];
+      return results
+        .map(
+          (result) =>
+            `c=${number(result.concurrency)}: ${number(result.makespanMs)} ms, ÷ bound ${number(result.vsLowerBound)}, ÷ FIFO ${number(result.vsFifo)}`,
+        )
+        .join("; ");
+    },
+  },
+  {
+    name: "bot-overhead",
+    title: "2. bot overhead",
+    summarize: (json) =>
+      `CPU ${number(json.cpuPerRoundMs)} ms/round (< 300), peak RSS ${number(json.peakRssMb)} MB (< 150)`,
+  },
+  {
+    name: "big-diff",
+    title: "3. big PR",
+    summarize: (json) =>
+      `parse+index+pack ${(Number(json.parseMs) + Number(json.indexMs) + Number(json.packMs)).toFixed(0)} ms, ÷ parse-diff ${number(json.ratio)} (≤ 1.0), peak RSS ${number(json.stepPeakRssMb)} MB (< 400)`,
+  },
+  {
+    name: "clustering",
+    title: "4. clustering",
+    summarize: (json) => {
+      const results = Array.isArray(json.results) ? (json.results as Json[]) : [];
+      return `${results.map((result) => `${number(result.findings)}: ${number(result.ms)} ms`).join(", ")} (10k < 1000 ms)`;
+    },
+  },
+  {
+    name: "github-budget",
+    title: "5. GitHub budget",
+    summarize: (json) =>
+      `one round ${number(field(json, "single", "contentCreating"))} content-creating (≤ 40); ten rounds peak ${number(field(json, "concurrent", "peakPerMinute"))}/min (≤ 80)`,
+  },
+];
+
+interface Outcome {
+  name: string;
+  title: string;
+  exitCode: number | null;
+  seconds: number;
+  json: Json | null;
+}
+
+/** Runs one benchmark's script, echoing its output, and keeps its last JSON line. */
+function runBenchmark(benchmark: Benchmark): Promise<Outcome> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", `bench/${benchmark.name}.ts`], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      stdout += chunk.toString();
+    });
+    child.once("close", (exitCode) => {
+      const line = stdout
+        .trim()
+        .split("\n")
+        .reverse()
+        .find((candidate) => candidate.startsWith("{"));
+      let json: Json | null = null;
+      try {
+        json = line === undefined ? null : (JSON.parse(line) as Json);
+      } catch {
+        json = null;
+      }
+      resolve({
+        name: benchmark.name,
+        title: benchmark.title,
+        exitCode,
+        seconds: (performance.now() - started) / 1000,
+        json,
+      });
+    });
+  });
+}
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(", ")}; known: ${BENCHMARKS.map((benchmark) => benchmark.name).join(", ")}`,
+  );
+  process.exit(2);
+}
+const selected = BENCHMARKS.filter(
+  (benchmark) => wanted.length === 0 || wanted.includes(benchmark.name),
+);
+
+const outcomes: Outcome[] = [];
+for (const benchmark of selected) {
+  console.log(`\n=== ${benchmark.title} (bench/${benchmark.name}.ts)`);
+  outcomes.push(await runBenchmark(benchmark));
+}
+
+const passed = (outcome: Outcome) => outcome.exitCode === 0 && outcome.json !== null;
+console.log("\n=== summary");
+printReport(
+  [
+    ...outcomes.map((outcome): [string, string] => {
+      const benchmark = BENCHMARKS.find((candidate) => candidate.name === outcome.name);
+      const figures =
+        outcome.json === null || benchmark === undefined
+          ? "no result line"
+          : benchmark.summarize(outcome.json);
+      return [
+        outcome.title,
+        `${passed(outcome) ? "PASS" : "FAIL"}  ${figures}  [${outcome.seconds.toFixed(0)} s]`,
+      ];
+    }),
+    [
+      "all",
+      `${outcomes.every(passed) ? "PASS" : "FAIL"}  ${outcomes.filter(passed).length}/${outcomes.length} met their targets  [${outcomes.reduce((sum, outcome) => sum + outcome.seconds, 0).toFixed(0)} s]`,
+    ],
+  ],
+  {
+    bench: "all",
+    results: outcomes.map((outcome) => ({
+      name: outcome.name,
+      pass: passed(outcome),
+      exitCode: outcome.exitCode,
+      seconds: Number(outcome.seconds.toFixed(1)),
+      result: outcome.json,
+    })),
+    pass: outcomes.every(passed),
+  },
+);
+if (!outcomes.every(passed)) process.exitCode = 1;
