@@ -35,8 +35,10 @@ export function openSqliteDatabase(options: OpenSqliteOptions): Database {
           "Put GADFLY_DATA_DIR on a local file system.",
       );
     }
-    // FULL: a commit survives power loss too; the store commits rarely.
-    database.pragma("synchronous = FULL");
+    // NORMAL with WAL survives a crash of the process (what resume is for) without an fsync
+    // per commit on the event loop; a power loss can at worst lose the last lens reports,
+    // which then run again on resume (measured: ~90 ms of blocking per round with FULL).
+    database.pragma("synchronous = NORMAL");
     database.pragma("foreign_keys = ON");
     migrateSqlite(database, path, migrations, options.now);
     return database;
