@@ -8,7 +8,6 @@ import type { GitHubClient } from "./github/github-client.js";
 import { handleCheckRunRerequested } from "./github/handle-check-run.js";
 import { handleIssueComment } from "./github/handle-issue-comment.js";
 import { handlePullRequest, PULL_REQUEST_EVENTS } from "./github/handle-pull-request.js";
-import { resumeUnfinishedRounds } from "./github/resume-unfinished-rounds.js";
 import type { RoundRegistry } from "./github/round-registry.js";
 import type { RoundDependencies } from "./github/run-pull-request-round.js";
 import type { StartOutcome } from "./github/start-round.js";
@@ -18,8 +17,16 @@ import {
   PullRequestPayload,
   payloadProblem,
 } from "./github/webhook-payloads.js";
+import { InMemoryWorkQueue } from "./run/queue/in-memory-work-queue.js";
+import type { WorkQueue } from "./run/queue/work-queue.js";
 import type { ReviewerLimiter } from "./run/reviewer-limiter.js";
 import type { RunStore } from "./run/store/run-store.js";
+import type { GadflyMetrics } from "./server/gadfly-metrics.js";
+import type { OperationsHandler } from "./server/operations-handler.js";
+import { appIdentity } from "./worker/app-identity.js";
+import { IN_PROCESS_ROUNDS } from "./worker/read-scale-settings.js";
+import { roundDependencies } from "./worker/round-dependencies.js";
+import { startRoundWorkers } from "./worker/start-round-workers.js";
 
 const HANDLED = new Set<string>([
   ...PULL_REQUEST_EVENTS,
@@ -37,50 +44,40 @@ export interface GadflyAppOptions {
   dataDir: string;
   clock: Clock;
   boardIntervalMs: number;
-  /** Every round started or resumed, for tests and graceful shutdown. */
+  /** Every round run in this process, settled when it ends: for tests and graceful shutdown. */
   onRound?: (done: Promise<void>) => void;
+  /** Where rounds are queued; by default a queue in this process, worked here. */
+  queue?: WorkQueue;
+  /**
+   * Round jobs this process runs at once, or null for a receiver that only
+   * queues them (GADFLY_ROLE=web). Default: IN_PROCESS_ROUNDS.
+   */
+  workers?: { concurrency: number } | null;
+  /** Builds each reviewer's model (e.g. behind the per-provider cap). */
+  createModel?: RoundDependencies["createModel"];
+  metrics?: GadflyMetrics;
+  /** `/healthz`, `/readyz` and `/metrics`, served on the app's port. */
+  operations?: OperationsHandler;
 }
 
 /**
- * The Probot app: wires the three triggers to the round runner and resumes
- * rounds a restart interrupted. Handlers log with the delivery id and never
- * let a failure escape as an unhandled rejection.
+ * The Probot app: wires the three triggers to the queue of rounds, serves the
+ * operations endpoints, and (unless it only receives) works the queue and
+ * queues again the rounds a restart interrupted. Handlers log with the
+ * delivery id and never let a failure escape as an unhandled rejection.
  */
 export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
-  return (app: Probot) => {
-    let identity: Promise<{ appId: number; botLogin: string }> | null = null;
-    const whoAmI = () => {
-      identity ??= app.auth().then(async (octokit) => {
-        const { data } = await octokit.rest.apps.getAuthenticated();
-        if (data === null) throw new Error("GitHub did not say which app this is");
-        return { appId: data.id, botLogin: `${data.slug ?? data.name}[bot]` };
-      });
-      identity.catch(() => {
-        identity = null;
-      });
-      return identity;
-    };
-    const dependencies = async (log: RoundDependencies["log"]) => {
-      const { appId, botLogin } = await whoAmI();
-      const deps: RoundDependencies & { appId: number } = {
-        config: options.config,
-        env: options.env,
-        store: options.store,
-        limiter: options.limiter,
-        registry: options.registry,
-        lenses: options.lenses,
-        dataDir: options.dataDir,
-        clock: options.clock,
-        boardIntervalMs: options.boardIntervalMs,
-        botLogin,
-        appId,
-        log,
-      };
-      return deps;
-    };
+  const queue = options.queue ?? new InMemoryWorkQueue();
+  const workers =
+    options.workers === undefined ? { concurrency: IN_PROCESS_ROUNDS } : options.workers;
+  return (app: Probot, appOptions) => {
+    if (options.operations !== undefined) appOptions?.addHandler(options.operations);
+    const whoAmI = appIdentity(async () => (await app.auth()) as GitHubClient);
+    const services = { ...options, queue };
+    const dependencies = async (log: RoundDependencies["log"]) =>
+      roundDependencies(services, await whoAmI(), log);
     const track = (outcome: StartOutcome, log: RoundDependencies["log"]) => {
       if (outcome.kind === "started") {
-        options.onRound?.(outcome.done);
         log.info({ round: outcome.roundId }, "round started");
       } else if (outcome.kind === "joined") {
         log.info({ round: outcome.roundId }, "joined the round already running for this head");
@@ -125,17 +122,28 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       if (!HANDLED.has(key)) app.log.info({ delivery: context.id, event: key }, "event ignored");
     });
 
-    void (async () => {
-      try {
-        const deps = await dependencies(app.log.child({ phase: "resume" }));
-        const resumed = await resumeUnfinishedRounds(
-          async (installationId) => (await app.auth(installationId)) as GitHubClient,
-          deps,
-        );
-        for (const done of resumed) options.onRound?.(done);
-      } catch (error) {
-        app.log.error({ err: describeError(error) }, "could not resume unfinished rounds");
-      }
-    })();
+    // Asked at once: a wrong app id or key shows in the log at start, not at the first round.
+    whoAmI().catch((error: unknown) =>
+      app.log.error({ err: describeError(error) }, "could not authenticate as the GitHub App"),
+    );
+    if (workers === null) return;
+    const workerLog = app.log.child({ phase: "worker" });
+    startRoundWorkers({
+      queue,
+      concurrency: workers.concurrency,
+      store: options.store,
+      registry: options.registry,
+      installationClient: async (installationId) =>
+        (await app.auth(installationId)) as GitHubClient,
+      dependencies: () => dependencies(workerLog),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.onRound === undefined ? {} : { onRound: options.onRound }),
+    }).then(
+      (resumed) => {
+        if (resumed > 0) workerLog.info({ rounds: resumed }, "unfinished rounds queued again");
+      },
+      (error: unknown) =>
+        workerLog.error({ err: describeError(error) }, "could not resume unfinished rounds"),
+    );
   };
 }

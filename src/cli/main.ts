@@ -35,6 +35,8 @@ export interface CliIo {
   cwd: string;
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Where `gadfly worker` hears SIGTERM and SIGINT; the process by default. */
+  signals?: Pick<NodeJS.Process, "once">;
 }
 
 /**
@@ -55,9 +57,9 @@ export async function runCli(io: CliIo): Promise<number> {
       return 0;
     }
     if (command.kind === "worker") {
-      throw new UsageError(
-        "gadfly worker needs a shared queue (PostgreSQL), which this version does not have yet",
-      );
+      // Loaded on demand: a local review need not load Probot, pg and pg-boss.
+      const { runWorkerCommand } = await import("../worker/run-worker-command.js");
+      return await runWorkerCommand(command, { ...io, signals: io.signals ?? process });
     }
     return await review(command.options, io);
   } catch (error) {

@@ -6,6 +6,13 @@ const providerName = z
 
 const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
 
+/**
+ * Model calls to this provider in flight at once, across every worker sharing
+ * the database (or in this one process with SQLite); `review.concurrency` when
+ * unset. Set it to the provider's own limit (rate, GPU slots, licence seats).
+ */
+const providerConcurrency = z.number().int().min(1).max(1024).optional();
+
 export const OpenAIProviderConfig = z.strictObject({
   name: providerName,
   type: z.literal("openai"),
@@ -13,6 +20,7 @@ export const OpenAIProviderConfig = z.strictObject({
   apiKeyEnv: envVarName.optional(),
   /** Extra request timeout per call, seconds; the reviewer's own timeout still applies. */
   timeoutSeconds: z.number().positive().optional(),
+  concurrency: providerConcurrency,
 });
 export type OpenAIProviderConfig = z.infer<typeof OpenAIProviderConfig>;
 
@@ -22,6 +30,7 @@ export const OllamaProviderConfig = z.strictObject({
   host: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:11434"),
   apiKeyEnv: envVarName.optional(),
   timeoutSeconds: z.number().positive().optional(),
+  concurrency: providerConcurrency,
 });
 export type OllamaProviderConfig = z.infer<typeof OllamaProviderConfig>;
 
@@ -32,6 +41,7 @@ export const CommandProviderConfig = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
   /** Environment variables passed through to the child, beyond a minimal safe set. */
   env: z.array(envVarName).default([]),
+  concurrency: providerConcurrency,
 });
 export type CommandProviderConfig = z.infer<typeof CommandProviderConfig>;
 
@@ -40,6 +50,7 @@ export const ReplayProviderConfig = z.strictObject({
   type: z.literal("replay"),
   /** Directory of recorded transcripts. */
   dir: z.string().min(1),
+  concurrency: providerConcurrency,
 });
 export type ReplayProviderConfig = z.infer<typeof ReplayProviderConfig>;
 

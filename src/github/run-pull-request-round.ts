@@ -4,19 +4,22 @@ import type { Clock } from "../agent/clock.js";
 import type { LensReport } from "../agent/lens-report.js";
 import type { LensDefinition } from "../agent/schema.js";
 import type { ReviewPlan } from "../config/resolve-review-plan.js";
-import type { AppConfig } from "../config/schema.js";
+import type { AppConfig, ModelConfig, ProviderConfig } from "../config/schema.js";
 import { buildConsensus } from "../consensus/build-consensus.js";
 import type { Consensus } from "../consensus/consensus.js";
 import { ChangedLineIndex } from "../diff/changed-line-index.js";
+import type { LanguageModel } from "../llm/language-model.js";
 import { renderCheckRunOutput } from "../render/render-check-run-output.js";
 import type { RenderOptions } from "../render/render-options.js";
 import { CoalescedWriter } from "../run/coalesced-writer.js";
 import { prepareChangeSet } from "../run/prepare-change-set.js";
+import type { WorkQueue } from "../run/queue/work-queue.js";
 import { reviewRound } from "../run/review-round.js";
 import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
 import type { RoundStatus } from "../run/round-status.js";
 import type { RunStore, StoredRound } from "../run/store/run-store.js";
 import { cancelRemaining } from "../run/track-round-status.js";
+import type { GadflyMetrics } from "../server/gadfly-metrics.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
 import { checkAnnotations, completeCheckRun, startCheckRun } from "./publish-check-run.js";
@@ -30,6 +33,8 @@ export interface RoundDependencies {
   config: AppConfig;
   env: Readonly<Record<string, string | undefined>>;
   store: RunStore;
+  /** Where new rounds go and superseded ones are cancelled, whichever worker holds them. */
+  queue: WorkQueue;
   limiter: ReviewerLimiter;
   registry: RoundRegistry;
   /** Built-in lens definitions (and an operator's). */
@@ -39,6 +44,9 @@ export interface RoundDependencies {
   boardIntervalMs: number;
   botLogin: string;
   log: RoundLog;
+  /** Builds each reviewer's model (e.g. behind the per-provider cap); the provider's own by default. */
+  createModel?: (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel;
+  metrics?: Pick<GadflyMetrics, "lens">;
 }
 
 export interface RoundLog {
@@ -60,8 +68,9 @@ export interface PreparedRound {
 /**
  * Runs one round end to end: check run, status board, snapshot, reviewers,
  * consensus, inline review, check completion. Never throws: a failure is
- * reported on the board and the check, a superseded round ends cancelled, and
- * a shutdown leaves the round for the next start to resume.
+ * reported on the board and the check, a superseded or cancelled round ends
+ * cancelled, and a shutdown or a lost job leaves the round to whoever takes
+ * it next, writing nothing that says it ended.
  */
 export async function runPullRequestRound(
   octokit: GitHubClient,
@@ -72,9 +81,9 @@ export async function runPullRequestRound(
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  const { signal, stopReason } = deps.registry.register(prepared.round.id, done);
+  const registration = deps.registry.register(prepared.round.id, done);
   try {
-    await runRegistered(octokit, prepared, deps, signal, stopReason);
+    await runRegistered(octokit, prepared, deps, registration);
   } finally {
     finish();
   }
@@ -84,9 +93,9 @@ async function runRegistered(
   octokit: GitHubClient,
   prepared: PreparedRound,
   deps: RoundDependencies,
-  signal: AbortSignal,
-  stopReason: () => StopReason | null,
+  registration: ReturnType<RoundRegistry["register"]>,
 ): Promise<void> {
+  const { signal, stopReason } = registration;
   const { round, plan } = prepared;
   const { store, log } = deps;
   const repo = round.repo;
@@ -116,12 +125,14 @@ async function runRegistered(
     ...(prepared.resumed ? { resumed: true } : {}),
   };
   let checkRunId = round.artifacts.checkRunId;
+  const holding = holdingCheck(round, deps.store, registration);
   const board = new CoalescedWriter<RoundStatus>({
     intervalMs: deps.boardIntervalMs,
     clock: deps.clock,
     onError: (error) =>
       log.warn({ ...fields, err: describeError(error) }, "status board edit failed; will retry"),
     write: async (state) => {
+      if (!(await holding())) return;
       const id = await publishStatusBoard(
         octokit,
         { repo, pullNumber: round.pullNumber, botLogin: deps.botLogin },
@@ -138,7 +149,19 @@ async function runRegistered(
   let boardId = round.artifacts.statusCommentId;
 
   try {
-    await store.markRoundRunning(round.id);
+    // Stopped while its job was still loading the pull request: nothing was written yet.
+    const early = await settledStop(stopReason(), round.id, store);
+    if (early?.kind === "superseded" || early?.kind === "cancelled") {
+      const ending = cancelledEnding(early);
+      if (checkRunId !== undefined) {
+        await completeCheckRun(octokit, repo, checkRunId, "cancelled", ending.output);
+      }
+      await store.finishRound(round.id, { state: "cancelled", failure: ending.reason });
+      return;
+    }
+    if (early !== null) return;
+    // False when the round already ended (cancelled, or finished by another worker): nothing to do.
+    if (!(await store.markRoundRunning(round.id))) return;
     if (checkRunId === undefined) {
       checkRunId = await startCheckRun(
         octokit,
@@ -181,43 +204,58 @@ async function runRegistered(
       env: deps.env,
       signal,
       limiter: deps.limiter,
+      ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
       finished: prepared.finished,
       resumed: prepared.resumed,
       clock: deps.clock,
       onStatus: (next) => {
-        // A shutdown aborts lenses only to resume them on the next start: the board keeps
-        // showing them running rather than cancelled (and the round as unfinished).
-        if (stopReason()?.kind === "shutdown") return;
+        // A shutdown aborts lenses only to resume them later: the board keeps showing them
+        // running rather than cancelled (and the round as unfinished). After a lost job,
+        // the board is another worker's.
+        if (handedOver(stopReason())) return;
         status = next;
         board.update(next);
       },
       onLensReport: async (report) => {
-        // A lens cut off by a shutdown is not finished: it must run again after the restart.
-        if (report.outcome === "cancelled" && stopReason()?.kind === "shutdown") return;
+        // A lens cut off by a shutdown (or a lost job) is not finished: it must run again.
+        if (report.outcome === "cancelled" && handedOver(stopReason())) return;
         await store.saveLensReport(round.id, report);
+        deps.metrics?.lens(report.outcome);
       },
     });
     status = result.status;
 
-    const stop = stopReason();
+    const stop = await settledStop(stopReason(), round.id, store);
     if (stop?.kind === "shutdown") {
       log.info(fields, "round interrupted by shutdown; it resumes on the next start");
       await board.flush();
       return;
     }
-    if (stop?.kind === "superseded") {
+    if (stop?.kind === "lost") {
+      log.warn(fields, "round taken over by another worker; stopped here");
+      return;
+    }
+    if (stop?.kind === "superseded" || stop?.kind === "cancelled") {
+      const ending = cancelledEnding(stop);
       status = {
-        ...cancelRemaining(status, `superseded by ${stop.by.slice(0, 7)}`, deps.clock.now()),
-        supersededBy: stop.by,
+        ...cancelRemaining(status, ending.reason, deps.clock.now()),
+        ...(stop.kind === "superseded" ? { supersededBy: stop.by } : {}),
         finished: true,
       };
       board.update(status);
       await board.flush();
-      await completeCheckRun(octokit, repo, checkRunId, "cancelled", {
-        title: `Superseded by ${stop.by.slice(0, 7)}`,
-        summary: `A newer push (\`${stop.by.slice(0, 7)}\`) started a new review round.`,
+      await completeCheckRun(octokit, repo, checkRunId, "cancelled", ending.output);
+      await store.finishRound(round.id, {
+        state: "cancelled",
+        failure: ending.reason,
+        ...(stop.kind === "superseded" ? { supersededBy: stop.by } : {}),
       });
-      log.info(fields, "round superseded");
+      log.info(fields, stop.kind === "superseded" ? "round superseded" : "round cancelled");
+      return;
+    }
+    // The last check before publishing: a worker that lost the round posts nothing twice.
+    if (!(await holding())) {
+      log.warn(fields, "round taken over by another worker; stopped before publishing");
       return;
     }
 
@@ -255,6 +293,11 @@ async function runRegistered(
     );
   } catch (error) {
     const reason = describeError(error);
+    if (handedOver(stopReason())) {
+      // Most likely the stop itself: whoever takes the round next runs it again.
+      log.warn({ ...fields, err: reason }, "round stopped here; it resumes elsewhere");
+      return;
+    }
     log.error({ ...fields, err: reason }, "round failed");
     status = {
       ...cancelRemaining(status, "round failed", deps.clock.now()),
@@ -275,6 +318,70 @@ async function runRegistered(
   } finally {
     await rm(workspaceDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** Shutdown and lost jobs hand the round over: nothing may say it ended. */
+function handedOver(stop: StopReason | null): boolean {
+  return stop?.kind === "shutdown" || stop?.kind === "lost";
+}
+
+/**
+ * The optimistic version of a round's writes: every take of the round counts
+ * an attempt in the store, so a worker whose round was taken by another one
+ * (its job lost) sees a higher count than its own and stops writing.
+ */
+function holdingCheck(
+  round: StoredRound,
+  store: RunStore,
+  registration: Pick<ReturnType<RoundRegistry["register"]>, "stopReason" | "stop">,
+): () => Promise<boolean> {
+  const mine = round.attempts + 1;
+  return async () => {
+    if (registration.stopReason()?.kind === "lost") return false;
+    const current = await store.findRound(round.id);
+    if (current !== null && current.attempts > mine) {
+      registration.stop({ kind: "lost" });
+      return false;
+    }
+    return true;
+  };
+}
+
+/**
+ * A cancellation from the queue says only why; the store says whether a newer
+ * push superseded the round, and by which SHA (the board and the check show it).
+ */
+async function settledStop(
+  stop: StopReason | null,
+  roundId: string,
+  store: RunStore,
+): Promise<StopReason | null> {
+  if (stop?.kind !== "cancelled") return stop;
+  const by = (await store.findRound(roundId))?.supersededBy ?? null;
+  return by === null ? stop : { kind: "superseded", by };
+}
+
+function cancelledEnding(stop: Extract<StopReason, { kind: "superseded" | "cancelled" }>): {
+  reason: string;
+  output: { title: string; summary: string };
+} {
+  if (stop.kind === "superseded") {
+    const short = stop.by.slice(0, 7);
+    return {
+      reason: `superseded by ${short}`,
+      output: {
+        title: `Superseded by ${short}`,
+        summary: `A newer push (\`${short}\`) started a new review round.`,
+      },
+    };
+  }
+  return {
+    reason: stop.reason,
+    output: {
+      title: "Review cancelled",
+      summary: `The review round was cancelled: ${stop.reason}.`,
+    },
+  };
 }
 
 interface PublishInput {

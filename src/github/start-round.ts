@@ -8,7 +8,7 @@ import type { RoundTrigger } from "../run/store/run-store.js";
 import { findOwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type LoadedRepoConfig, loadRepoConfig, REPO_CONFIG_PATH } from "./load-repo-config.js";
-import { type RoundDependencies, runPullRequestRound } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./run-pull-request-round.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
 
 export interface RoundRequest {
@@ -22,15 +22,15 @@ export interface RoundRequest {
 }
 
 export type StartOutcome =
-  | { kind: "started"; roundId: string; done: Promise<void> }
+  | { kind: "started"; roundId: string }
   | { kind: "joined"; roundId: string }
   | { kind: "skipped"; reason: string };
 
 /**
- * Decides whether a trigger starts a round, then starts it in the background:
- * the repo's config (from the default branch) may turn pushes off or skip
- * drafts; a trigger for a SHA whose round runs joins it; a newer SHA
- * supersedes the older round.
+ * Decides whether a trigger starts a round, then queues it for whichever
+ * worker is free: the repo's config (from the default branch) may turn
+ * pushes off or skip drafts; a trigger for a SHA whose round is queued or
+ * running joins it; a newer SHA cancels the older round wherever it runs.
  */
 export async function startRound(
   octokit: GitHubClient,
@@ -60,21 +60,13 @@ export async function startRound(
     headSha: request.headSha,
     trigger: request.trigger,
   });
-  for (const old of started.superseded) deps.registry.supersede(old.id, request.headSha);
+  const reason = `superseded by ${request.headSha.slice(0, 7)}`;
+  for (const old of started.superseded) await deps.queue.cancel(old.id, reason);
+  // Enqueueing is idempotent: a joined round whose job was lost (a receiver died
+  // between the two writes) gets its job back here.
+  await deps.queue.enqueue({ roundId: started.round.id, installationId: request.installationId });
   if (!started.created) return { kind: "joined", roundId: started.round.id };
-
-  const done = runPullRequestRound(
-    octokit,
-    {
-      round: started.round,
-      plan: plan.plan,
-      lenses: lensesFor(plan.plan, deps.lenses),
-      finished: [],
-      resumed: false,
-    },
-    deps,
-  );
-  return { kind: "started", roundId: started.round.id, done };
+  return { kind: "started", roundId: started.round.id };
 }
 
 /** Lens definitions for a plan: the built-in ones it names, then the repository's own. */

@@ -1,0 +1,30 @@
+import type { ModelConfig, ProviderConfig } from "../config/schema.js";
+import { createLanguageModel } from "../llm/create-language-model.js";
+import type { LanguageModel } from "../llm/language-model.js";
+import { limitModelCalls } from "../run/queue/limit-model-calls.js";
+import type { ModelCallLimiter } from "../run/queue/model-call-limiter.js";
+import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+
+export interface LimitedModelFactoryOptions {
+  /** Where provider keys are read from. */
+  env: Readonly<Record<string, string | undefined>>;
+  modelCalls: ModelCallLimiter;
+  metrics?: Pick<GadflyMetrics, "modelCall">;
+}
+
+/**
+ * Builds each reviewer's model as the provider's adapter would, with every
+ * call (retries included) holding one of its provider's slots, and its
+ * latency counted for `/metrics`.
+ */
+export function limitedModelFactory(
+  options: LimitedModelFactoryOptions,
+): (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel {
+  const onCall = options.metrics?.modelCall;
+  return (model, provider, lens) =>
+    limitModelCalls(
+      createLanguageModel({ model, provider, env: options.env, lens }),
+      options.modelCalls,
+      onCall === undefined ? {} : { onCall },
+    );
+}

@@ -1,0 +1,80 @@
+import { createInMemoryModelCallLimiter } from "../run/queue/in-memory-model-call-limiter.js";
+import { InMemoryWorkQueue } from "../run/queue/in-memory-work-queue.js";
+import type { ModelCallLimiter, ProviderCap } from "../run/queue/model-call-limiter.js";
+import { PgBossWorkQueue } from "../run/queue/pg-boss-work-queue.js";
+import { PostgresModelCallLimiter } from "../run/queue/postgres-model-call-limiter.js";
+import type { WorkQueue } from "../run/queue/work-queue.js";
+import { createPostgresPool } from "../run/store/postgres-pool.js";
+
+export interface RoundQueue {
+  queue: WorkQueue;
+  /** The per-provider cap on model calls in flight, shared like the queue. */
+  modelCalls: ModelCallLimiter;
+  /**
+   * Stops taking rounds, stops the rounds running here (they go back to the
+   * queue) waiting up to `graceMs`, then gives back every model-call slot.
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+export interface OpenRoundQueueOptions {
+  /** PostgreSQL for several processes; null: this process only (SQLite mode). */
+  databaseUrl: string | null;
+  capFor: ProviderCap;
+  visibilityTimeoutMs: number;
+  onError: (error: unknown, context: string) => void;
+}
+
+/**
+ * The queue of round jobs and the model-call cap: pg-boss and leased slot
+ * rows in the shared database, or their in-memory twins (same contract and
+ * fairness rule) for one process. Throws StoreOpenError when PostgreSQL
+ * cannot be reached.
+ */
+export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<RoundQueue> {
+  const { databaseUrl, capFor, onError } = options;
+  if (databaseUrl === null) {
+    const queue = new InMemoryWorkQueue({
+      onError: (error, job) => onError(error, `round ${job.roundId}`),
+    });
+    const modelCalls = createInMemoryModelCallLimiter(capFor);
+    return {
+      queue,
+      modelCalls,
+      async stop(graceMs) {
+        await queue.stop(graceMs);
+        await modelCalls.close();
+      },
+    };
+  }
+  const queue = await PgBossWorkQueue.start({
+    url: databaseUrl,
+    visibilityTimeoutMs: options.visibilityTimeoutMs,
+    // A failed or abandoned round waits a sixth of the visibility timeout (10 s by default).
+    retryDelaySeconds: Math.max(1, Math.round(options.visibilityTimeoutMs / 6000)),
+    onError,
+  });
+  const pool = createPostgresPool({
+    url: databaseUrl,
+    maxConnections: 2,
+    applicationName: "gadfly-model-calls",
+    onIdleError: (error) => onError(error, "model call slots"),
+  });
+  const modelCalls = new PostgresModelCallLimiter({
+    pool,
+    capFor,
+    // A dead worker's slots come back when its rounds do.
+    leaseMs: options.visibilityTimeoutMs,
+    onLeaseLost: (provider) =>
+      onError(new Error(`a ${provider} model call slot could not be renewed`), "model call slots"),
+  });
+  return {
+    queue,
+    modelCalls,
+    async stop(graceMs) {
+      await queue.stop(graceMs);
+      await modelCalls.close();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { ConfigError } from "../config/config-error.js";
+
+/** `web` receives webhooks and queues rounds; `worker` runs them; `all` does both. */
+export type GadflyRole = "web" | "worker" | "all";
+
+export interface ScaleSettings {
+  role: GadflyRole;
+  /** GADFLY_DATABASE_URL (PostgreSQL), or null for the embedded SQLite store. */
+  databaseUrl: string | null;
+  /** Round jobs this process runs at once. */
+  roundsPerProcess: number;
+  /**
+   * A worker that stops answering loses its round (and its model-call slots)
+   * after this long; another worker then takes the round over.
+   */
+  visibilityTimeoutMs: number;
+}
+
+/** With SQLite one process runs every round at once, as before the queue existed. */
+export const IN_PROCESS_ROUNDS = 64;
+/**
+ * With PostgreSQL a worker holds few rounds, so rounds spread over the
+ * workers: one round of several models × lenses already fills a worker's
+ * `review.concurrency`, and a second overlaps its snapshot and publishing.
+ */
+export const ROUNDS_PER_WORKER = 2;
+const DEFAULT_VISIBILITY_SECONDS = 60;
+
+/**
+ * The scale-out settings from the environment: GADFLY_DATABASE_URL,
+ * GADFLY_ROLE (or the role the command implies), GADFLY_WORKER_CONCURRENCY,
+ * GADFLY_VISIBILITY_TIMEOUT_SECONDS. Throws a ConfigError naming the
+ * variable; roles other than `all` need PostgreSQL, since SQLite is one process.
+ */
+export function readScaleSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  role?: GadflyRole,
+): ScaleSettings {
+  const issues: ConfigError["issues"] = [];
+  const url = env.GADFLY_DATABASE_URL?.trim() ?? "";
+  const databaseUrl = url === "" ? null : url;
+  const chosen = role ?? readRole(env.GADFLY_ROLE, issues);
+  if (databaseUrl === null && chosen !== "all") {
+    issues.push({
+      path: role === undefined ? "GADFLY_ROLE" : "GADFLY_DATABASE_URL",
+      message:
+        `the ${chosen} role needs GADFLY_DATABASE_URL (PostgreSQL): with SQLite one process ` +
+        "receives and reviews, so set GADFLY_DATABASE_URL or leave GADFLY_ROLE unset",
+    });
+  }
+  const roundsPerProcess = readInteger(
+    env,
+    "GADFLY_WORKER_CONCURRENCY",
+    databaseUrl === null ? IN_PROCESS_ROUNDS : ROUNDS_PER_WORKER,
+    { min: 1, max: 1000 },
+    issues,
+  );
+  const visibilitySeconds = readInteger(
+    env,
+    "GADFLY_VISIBILITY_TIMEOUT_SECONDS",
+    DEFAULT_VISIBILITY_SECONDS,
+    { min: 3, max: 3600 },
+    issues,
+  );
+  if (issues.length > 0) throw new ConfigError("environment", issues);
+  return {
+    role: chosen,
+    databaseUrl,
+    roundsPerProcess,
+    visibilityTimeoutMs: visibilitySeconds * 1000,
+  };
+}
+
+function readRole(value: string | undefined, issues: ConfigError["issues"]): GadflyRole {
+  const role = value?.trim() ?? "";
+  if (role === "") return "all";
+  if (role === "web" || role === "worker" || role === "all") return role;
+  issues.push({ path: "GADFLY_ROLE", message: "must be web, worker or all" });
+  return "all";
+}
+
+function readInteger(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  range: { min: number; max: number },
+  issues: ConfigError["issues"],
+): number {
+  const text = env[name]?.trim() ?? "";
+  if (text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    issues.push({
+      path: name,
+      message: `must be a whole number from ${range.min} to ${range.max}`,
+    });
+    return fallback;
+  }
+  return value;
+}

@@ -1,0 +1,51 @@
+import type { Clock } from "../agent/clock.js";
+import type { LensDefinition } from "../agent/schema.js";
+import type { AppConfig } from "../config/schema.js";
+import type { RoundRegistry } from "../github/round-registry.js";
+import type { RoundDependencies, RoundLog } from "../github/run-pull-request-round.js";
+import type { WorkQueue } from "../run/queue/work-queue.js";
+import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
+import type { RunStore } from "../run/store/run-store.js";
+import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+import type { AppIdentity } from "./app-identity.js";
+
+/** What every round of a process shares, whichever role takes it. */
+export interface RoundServices {
+  config: AppConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  store: RunStore;
+  queue: WorkQueue;
+  limiter: ReviewerLimiter;
+  registry: RoundRegistry;
+  lenses: readonly LensDefinition[];
+  dataDir: string;
+  clock: Clock;
+  boardIntervalMs: number;
+  createModel?: RoundDependencies["createModel"];
+  metrics?: GadflyMetrics;
+}
+
+/** The dependencies of a round (or of a trigger deciding one), for the app `identity` names. */
+export function roundDependencies(
+  services: RoundServices,
+  identity: AppIdentity,
+  log: RoundLog,
+): RoundDependencies & { appId: number } {
+  return {
+    config: services.config,
+    env: services.env,
+    store: services.store,
+    queue: services.queue,
+    limiter: services.limiter,
+    registry: services.registry,
+    lenses: services.lenses,
+    dataDir: services.dataDir,
+    clock: services.clock,
+    boardIntervalMs: services.boardIntervalMs,
+    botLogin: identity.botLogin,
+    appId: identity.appId,
+    log,
+    ...(services.createModel === undefined ? {} : { createModel: services.createModel }),
+    ...(services.metrics === undefined ? {} : { metrics: services.metrics }),
+  };
+}

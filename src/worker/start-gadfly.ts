@@ -1,0 +1,184 @@
+import type { Server } from "node:http";
+import { resolve } from "node:path";
+import { createProbot, type Logger, run } from "probot";
+import { systemClock } from "../agent/clock.js";
+import { loadLenses } from "../agent/load-lenses.js";
+import { gadflyApp } from "../app.js";
+import { loadAppConfig } from "../config/load-app-config.js";
+import { describeError } from "../github/describe-error.js";
+import type { GitHubClient } from "../github/github-client.js";
+import { RoundRegistry } from "../github/round-registry.js";
+import { createReviewerLimiter } from "../run/reviewer-limiter.js";
+import { openRunStore } from "../run/store/open-run-store.js";
+import type { RunStore } from "../run/store/run-store.js";
+import { createGadflyMetrics } from "../server/gadfly-metrics.js";
+import { createOperationsHandler } from "../server/operations-handler.js";
+import { startOperationsServer } from "../server/start-operations-server.js";
+import { appIdentity } from "./app-identity.js";
+import { githubOctokit } from "./github-octokit.js";
+import { limitedModelFactory } from "./limited-model-factory.js";
+import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
+import { providerCap } from "./provider-cap.js";
+import { type GadflyRole, readScaleSettings } from "./read-scale-settings.js";
+import { type RoundServices, roundDependencies } from "./round-dependencies.js";
+import { startRoundWorkers } from "./start-round-workers.js";
+
+/** How long a shutdown waits for rounds to stop before exiting anyway (they resume elsewhere). */
+export const SHUTDOWN_GRACE_MS = 8_000;
+
+export interface StartGadflyOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** The role a command implies (`gadfly worker`); GADFLY_ROLE otherwise. */
+  role?: GadflyRole;
+}
+
+export interface RunningGadfly {
+  role: GadflyRole;
+  /**
+   * Refuses new deliveries (503), stops the rounds running here (their jobs go
+   * back to the queue, or resume on the next start with SQLite), waits up to
+   * SHUTDOWN_GRACE_MS for them, then closes the server, the queue and the store.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Gadfly in its role: `all` (the default) receives webhooks and runs
+ * rounds; `web` receives and queues; `worker` runs rounds and serves only
+ * the operations endpoints. Throws ConfigError or StoreOpenError with one
+ * clear message when it cannot start.
+ */
+export async function startGadfly(options: StartGadflyOptions): Promise<RunningGadfly> {
+  const { env, cwd } = options;
+  const config = await loadAppConfig(env, cwd);
+  const settings = readScaleSettings(env, options.role);
+  const lenses = await loadLenses({ extraDirectory: env.GADFLY_LENSES_DIR });
+  const dataDir = resolve(cwd, env.GADFLY_DATA_DIR ?? ".gadfly");
+  const store = await openRunStore({ databaseUrl: settings.databaseUrl ?? undefined, dataDir });
+  // Errors of the queue's background work, logged once a logger exists.
+  let log: Logger | null = null;
+  const onError = (error: unknown, context: string) => {
+    if (log === null) process.stderr.write(`gadfly: ${context}: ${describeError(error)}\n`);
+    else log.warn({ err: describeError(error), context }, "queue error");
+  };
+  let roundQueue: RoundQueue;
+  try {
+    roundQueue = await openRoundQueue({
+      databaseUrl: settings.databaseUrl,
+      capFor: providerCap(config),
+      visibilityTimeoutMs: settings.visibilityTimeoutMs,
+      onError,
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { queue } = roundQueue;
+  const registry = new RoundRegistry();
+  const metrics = createGadflyMetrics({ queueDepth: () => queue.depth() });
+  const services: RoundServices = {
+    config,
+    env,
+    store,
+    queue,
+    limiter: createReviewerLimiter(config.review.concurrency),
+    registry,
+    lenses,
+    dataDir,
+    clock: systemClock,
+    boardIntervalMs: Number(env.GADFLY_BOARD_INTERVAL_MS ?? 2000),
+    createModel: limitedModelFactory({ env, modelCalls: roundQueue.modelCalls, metrics }),
+    metrics,
+  };
+  const operations = createOperationsHandler({
+    ready: () => readiness(registry, store, roundQueue),
+    metrics,
+    onNotReady: (error) => log?.warn({ err: describeError(error) }, "not ready"),
+  });
+  const Octokit = githubOctokit(metrics);
+
+  let close: () => Promise<void>;
+  try {
+    if (settings.role === "worker") {
+      // `npm start` logs at info by default; createProbot alone would say only warnings.
+      const probotEnv = { ...env };
+      probotEnv.LOG_LEVEL ??= "info";
+      const probot = createProbot({ env: probotEnv, overrides: { Octokit } });
+      await probot.ready();
+      log = probot.log.child({ role: "worker" });
+      const workerLog = log;
+      const whoAmI = appIdentity(async () => (await probot.auth()) as GitHubClient);
+      // Asked at once: a wrong app id or key shows in the log at start, not at the first round.
+      whoAmI().catch((error: unknown) =>
+        workerLog.error({ err: describeError(error) }, "could not authenticate as the GitHub App"),
+      );
+      const resumed = await startRoundWorkers({
+        queue,
+        concurrency: settings.roundsPerProcess,
+        store,
+        registry,
+        installationClient: async (installationId) =>
+          (await probot.auth(installationId)) as GitHubClient,
+        dependencies: async () => roundDependencies(services, await whoAmI(), workerLog),
+        metrics,
+      });
+      const server = await startOperationsServer(operations, {
+        port: Number(env.PORT ?? 3000),
+        ...(env.HOST === undefined ? {} : { host: env.HOST }),
+      });
+      workerLog.info(
+        { rounds: settings.roundsPerProcess, resumed, port: Number(env.PORT ?? 3000) },
+        "worker started",
+      );
+      close = () => closeServer(server);
+    } else {
+      const server = await run(
+        (app, appOptions) => {
+          log = app.log;
+          return gadflyApp({
+            ...services,
+            workers: settings.role === "web" ? null : { concurrency: settings.roundsPerProcess },
+            operations,
+          })(app, appOptions);
+        },
+        { env: { ...env }, Octokit },
+      );
+      close = () => server.stop();
+    }
+  } catch (error) {
+    await roundQueue.stop(0).catch(() => undefined);
+    await store.close();
+    throw error;
+  }
+
+  return {
+    role: settings.role,
+    async stop() {
+      registry.close();
+      // The queue stops the rounds it gave this process: their jobs are released, not completed.
+      await roundQueue.stop(SHUTDOWN_GRACE_MS);
+      await registry.shutdown(0);
+      await close().catch(() => undefined);
+      await store.close();
+    },
+  };
+}
+
+/** Ready: not shutting down, and the store and the queue both answer. */
+async function readiness(
+  registry: RoundRegistry,
+  store: RunStore,
+  roundQueue: RoundQueue,
+): Promise<void> {
+  if (!registry.accepting) throw new Error("shutting down");
+  await store.findRound("readiness-probe");
+  await roundQueue.queue.depth();
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

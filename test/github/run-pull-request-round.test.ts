@@ -1,0 +1,238 @@
+import { generateKeyPairSync } from "node:crypto";
+import { Probot, ProbotOctokit } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/agent/clock.js";
+import { loadLenses } from "../../src/agent/load-lenses.js";
+import type { LensDefinition } from "../../src/agent/schema.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
+import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
+import { AppConfig } from "../../src/config/schema.js";
+import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { RoundRegistry } from "../../src/github/round-registry.js";
+import {
+  type RoundDependencies,
+  runPullRequestRound,
+} from "../../src/github/run-pull-request-round.js";
+import { lensesFor } from "../../src/github/start-round.js";
+import type { ChatModel } from "../../src/llm/language-model.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import type { StoredRound } from "../../src/run/store/run-store.js";
+import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import {
+  type FakeGitHub,
+  type PullRequestSnapshot,
+  startFakeGitHub,
+} from "../fakes/fake-github/index.js";
+import { deferred } from "../run/queue/helpers/deferred.js";
+import { eventually } from "../run/queue/helpers/eventually.js";
+import {
+  type TemporaryStoreDirectory,
+  temporaryStoreDirectory,
+} from "../run/store/helpers/temporary-store-directory.js";
+import { RecordingQueue } from "./helpers/recording-queue.js";
+
+/*
+ * How a round that is stopped from outside (a cancellation from the queue, a
+ * lost job, a shutdown before it began) ends on GitHub and in the store.
+ */
+
+const BOARD = "<!-- gadfly-status-board -->";
+const CONSENSUS = "<!-- gadfly-consensus -->";
+const NEWER = "bbb2220123456789abcdef0123456789abcdef01";
+
+let github: FakeGitHub;
+let probot: Probot;
+let lenses: LensDefinition[];
+let temporary: TemporaryStoreDirectory;
+let store: SqliteRunStore;
+let registry: RoundRegistry;
+let pr: PullRequestSnapshot;
+let installationId = 0;
+let round: StoredRound;
+let octokit: GitHubClient;
+let warnings: string[];
+/** The model's call, held until the test releases it (or the round's signal aborts it). */
+let arrived: ReturnType<typeof deferred>;
+let release: ReturnType<typeof deferred>;
+
+const config = AppConfig.parse({
+  providers: [{ name: "local", type: "ollama" }],
+  models: [{ id: "m1", provider: "local" }],
+  review: { lenses: ["security"], verify: false },
+});
+
+function heldModel(): ChatModel {
+  return {
+    kind: "chat",
+    provider: "local",
+    modelId: "m1",
+    chat: (request) =>
+      new Promise((resolve, reject) => {
+        arrived.resolve(undefined);
+        request.signal?.addEventListener("abort", () => reject(request.signal?.reason), {
+          once: true,
+        });
+        void release.promise.then(() =>
+          resolve({
+            text: renderLensAnswer("No material issues found", [], "Reviewed."),
+            toolCalls: [],
+            finishReason: "stop",
+            usage: { inputTokens: 1, outputTokens: 1 },
+          }),
+        );
+      }),
+  };
+}
+
+function run(): Promise<void> {
+  const deps: RoundDependencies = {
+    config,
+    env: {},
+    store,
+    queue: new RecordingQueue(),
+    limiter: createReviewerLimiter(2),
+    registry,
+    lenses,
+    dataDir: temporary.directory,
+    clock: systemClock,
+    boardIntervalMs: 0,
+    botLogin: "gadfly[bot]",
+    log: {
+      info() {},
+      warn: (_fields, message) => warnings.push(message),
+      error() {},
+    },
+    createModel: () => heldModel(),
+  };
+  const plan = resolveReviewPlan(config, DEFAULT_REPO_CONFIG);
+  return runPullRequestRound(
+    octokit,
+    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false },
+    deps,
+  );
+}
+
+const own = (marker: string) =>
+  github
+    .comments(pr)
+    .filter((comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(marker));
+
+beforeAll(async () => {
+  github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
+  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+    ...options,
+    baseUrl: github.apiUrl,
+    retry: { enabled: false },
+    throttle: { enabled: false },
+  }));
+  probot = new Probot({ appId: 1, privateKey, Octokit, logLevel: "fatal" });
+  lenses = await loadLenses();
+  ({ installationId } = github.addRepo({
+    owner: "octo-org",
+    name: "api",
+    ownerType: "Organization",
+  }));
+});
+afterAll(() => github.close());
+
+beforeEach(async () => {
+  temporary = await temporaryStoreDirectory();
+  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  registry = new RoundRegistry();
+  warnings = [];
+  arrived = deferred();
+  release = deferred();
+  pr = github.addPullRequest({
+    owner: "octo-org",
+    repo: "api",
+    title: "A change",
+    files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+  });
+  octokit = (await probot.auth(installationId)) as GitHubClient;
+  ({ round } = await store.startRound({
+    repo: { owner: "octo-org", repo: "api" },
+    installationId,
+    pullNumber: pr.number,
+    headSha: pr.headSha,
+    trigger: { kind: "push", deliveryId: `d-${pr.number}` },
+  }));
+});
+afterEach(async () => {
+  release.resolve(undefined);
+  await temporary.remove();
+});
+
+describe("runPullRequestRound stopped from outside", () => {
+  it("stops writing, and publishes nothing, once another worker took the round over", async () => {
+    const running = run();
+    await arrived.promise;
+    const edits = () => github.requests({ method: "PATCH", path: "/repos/*/*/issues/comments/*" });
+    const boardEdits = () => edits().length;
+    await eventually(
+      "the board to show the lens running, with no edit in flight",
+      () =>
+        (own(BOARD)[0]?.body ?? "").includes("running") &&
+        edits().every((request) => request.status !== 0),
+    );
+    // Another worker takes the round: its take counts an attempt.
+    expect(await store.markRoundRunning(round.id)).toBe(true);
+    const editsBefore = boardEdits();
+    release.resolve(undefined);
+    await running;
+
+    expect(own(CONSENSUS)).toEqual([]);
+    expect(github.reviews(pr)).toEqual([]);
+    expect(github.checkRuns(pr.headSha).map((check) => check.status)).toEqual(["in_progress"]);
+    expect(boardEdits()).toBe(editsBefore);
+    expect(own(BOARD)[0]?.body).not.toContain("1/1 reviewers finished");
+    expect((await store.findRound(round.id))?.state).toBe("running");
+    expect(warnings.filter((warning) => warning.startsWith("round taken over"))).toHaveLength(1);
+  });
+
+  it("ends a round cancelled by the queue as cancelled: board, check and store", async () => {
+    const running = run();
+    await arrived.promise;
+    registry.stop(round.id, { kind: "cancelled", reason: "cancelled by an operator" });
+    await running;
+
+    const [check] = github.checkRuns(pr.headSha);
+    expect(check?.conclusion).toBe("cancelled");
+    expect(check?.output.title).toBe("Review cancelled");
+    const stored = await store.findRound(round.id);
+    expect(stored?.state).toBe("cancelled");
+    expect(stored?.failure).toBe("cancelled by an operator");
+    await eventually("the final board", () =>
+      (own(BOARD)[0]?.body ?? "").includes("cancelled by an operator"),
+    );
+  });
+
+  it("shows the newer head the store recorded when the queue's cancellation says only why", async () => {
+    const running = run();
+    await arrived.promise;
+    await store.supersedeRounds(round.repo, round.pullNumber, NEWER);
+    registry.stop(round.id, { kind: "cancelled", reason: "superseded by bbb2220" });
+    await running;
+
+    const [check] = github.checkRuns(pr.headSha);
+    expect(check?.conclusion).toBe("cancelled");
+    expect(check?.output.title).toBe("Superseded by bbb2220");
+    expect((await store.findRound(round.id))?.supersededBy).toBe(NEWER);
+    expect(own(BOARD)[0]?.body).toContain("Superseded by a newer push");
+  });
+
+  it("writes nothing, and counts no attempt, for a round stopped by a shutdown before it began", async () => {
+    registry.stop(round.id, { kind: "shutdown" });
+    await run();
+    expect(github.checkRuns(pr.headSha)).toEqual([]);
+    expect(own(BOARD)).toEqual([]);
+    const stored = await store.findRound(round.id);
+    expect(stored?.attempts).toBe(0);
+    expect(stored?.state).toBe("queued");
+  });
+});

@@ -1,0 +1,148 @@
+import { generateKeyPairSync } from "node:crypto";
+import { Probot, ProbotOctokit } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/agent/clock.js";
+import { AppConfig } from "../../src/config/schema.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { RoundRegistry } from "../../src/github/round-registry.js";
+import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
+import { MAX_ROUND_ATTEMPTS, runRoundJob } from "../../src/github/run-round-job.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import type { StoredRound } from "../../src/run/store/run-store.js";
+import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import {
+  type FakeGitHub,
+  type PullRequestSnapshot,
+  startFakeGitHub,
+} from "../fakes/fake-github/index.js";
+import {
+  type TemporaryStoreDirectory,
+  temporaryStoreDirectory,
+} from "../run/store/helpers/temporary-store-directory.js";
+import { RecordingQueue } from "./helpers/recording-queue.js";
+
+/* The worker's side of a round before it runs: rounds whose pull request moved on, or that keep failing, end here. */
+
+let github: FakeGitHub;
+let probot: Probot;
+let installationId = 0;
+let temporary: TemporaryStoreDirectory;
+let store: SqliteRunStore;
+let octokit: GitHubClient;
+let pr: PullRequestSnapshot;
+let deps: RoundDependencies;
+
+beforeAll(async () => {
+  github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
+  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+    ...options,
+    baseUrl: github.apiUrl,
+    retry: { enabled: false },
+    throttle: { enabled: false },
+  }));
+  probot = new Probot({ appId: 1, privateKey, Octokit, logLevel: "fatal" });
+  ({ installationId } = github.addRepo({
+    owner: "octo-org",
+    name: "api",
+    ownerType: "Organization",
+  }));
+  octokit = (await probot.auth(installationId)) as GitHubClient;
+});
+afterAll(() => github.close());
+
+beforeEach(async () => {
+  temporary = await temporaryStoreDirectory();
+  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  pr = github.addPullRequest({
+    owner: "octo-org",
+    repo: "api",
+    files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+  });
+  deps = {
+    config: AppConfig.parse({
+      providers: [{ name: "local", type: "ollama" }],
+      models: [{ id: "m", provider: "local" }],
+    }),
+    env: {},
+    store,
+    queue: new RecordingQueue(),
+    limiter: createReviewerLimiter(1),
+    registry: new RoundRegistry(),
+    lenses: [],
+    dataDir: temporary.directory,
+    clock: systemClock,
+    boardIntervalMs: 100,
+    botLogin: "gadfly[bot]",
+    log: { info() {}, warn() {}, error() {} },
+  };
+});
+afterEach(async () => {
+  await temporary.remove();
+});
+
+/** A round of the PR that already ran `attempts` times and started its check. */
+async function interruptedRound(attempts: number): Promise<StoredRound> {
+  const { round } = await store.startRound({
+    repo: { owner: "octo-org", repo: "api" },
+    installationId,
+    pullNumber: pr.number,
+    headSha: pr.headSha,
+    trigger: { kind: "push", deliveryId: `d-${pr.number}` },
+  });
+  for (let attempt = 0; attempt < attempts; attempt++) await store.markRoundRunning(round.id);
+  const { data } = await octokit.rest.checks.create({
+    owner: "octo-org",
+    repo: "api",
+    name: "Gadfly",
+    head_sha: pr.headSha,
+    status: "in_progress",
+  });
+  await store.setArtifacts(round.id, { checkRunId: data.id });
+  return (await store.findRound(round.id)) ?? round;
+}
+
+describe("runRoundJob", () => {
+  it("ends as cancelled a round whose pull request was closed meanwhile, and completes its check", async () => {
+    const round = await interruptedRound(1);
+    github.updatePullRequest(pr, { state: "closed" });
+    await runRoundJob(octokit, { round, finished: [], resumed: true }, deps);
+    const stored = await store.findRound(round.id);
+    expect(stored?.state).toBe("cancelled");
+    expect(stored?.supersededBy).toBeNull();
+    const [check] = github.checkRuns(pr.headSha);
+    expect([check?.conclusion, check?.output.title]).toEqual(["cancelled", "Pull request closed"]);
+  });
+
+  it("ends as superseded a round whose pull request has a newer head, before calling any model", async () => {
+    const round = await interruptedRound(1);
+    const pushed = github.pushCommit(pr, [{ path: "src/a.js", content: "c\n" }]);
+    await runRoundJob(octokit, { round, finished: [], resumed: true }, deps);
+    const stored = await store.findRound(round.id);
+    expect(stored?.state).toBe("cancelled");
+    expect(stored?.supersededBy).toBe(pushed.headSha);
+    expect(github.checkRuns(pr.headSha)[0]?.output.title).toBe(
+      `Superseded by ${pushed.headSha.slice(0, 7)}`,
+    );
+  });
+
+  it("gives up a round that was started too many times, and says so on its check", async () => {
+    const round = await interruptedRound(MAX_ROUND_ATTEMPTS);
+    const pullReads = () => github.requests({ method: "GET", path: "/repos/*/*/pulls/*" }).length;
+    const readsBefore = pullReads();
+    await runRoundJob(octokit, { round, finished: [], resumed: true }, deps);
+    const stored = await store.findRound(round.id);
+    expect(stored?.state).toBe("failed");
+    expect(stored?.failure).toBe(`gave up after ${MAX_ROUND_ATTEMPTS} attempts`);
+    const [check] = github.checkRuns(pr.headSha);
+    expect([check?.conclusion, check?.output.title]).toEqual([
+      "neutral",
+      "Gadfly could not finish this review",
+    ]);
+    expect(pullReads()).toBe(readsBefore);
+  });
+});

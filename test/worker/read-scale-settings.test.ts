@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.js";
+import {
+  IN_PROCESS_ROUNDS,
+  ROUNDS_PER_WORKER,
+  readScaleSettings,
+} from "../../src/worker/read-scale-settings.js";
+
+const URL = "postgres://gadfly@127.0.0.1:5432/gadfly";
+
+function problem(env: Record<string, string>, role?: "web" | "worker" | "all"): string {
+  try {
+    readScaleSettings(env, role);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("no error");
+}
+
+describe("readScaleSettings", () => {
+  it("defaults to one process doing everything on SQLite, all rounds at once", () => {
+    expect(readScaleSettings({})).toEqual({
+      role: "all",
+      databaseUrl: null,
+      roundsPerProcess: IN_PROCESS_ROUNDS,
+      visibilityTimeoutMs: 60_000,
+    });
+  });
+
+  it("with PostgreSQL, holds few rounds per worker so they spread over the workers", () => {
+    expect(readScaleSettings({ GADFLY_DATABASE_URL: ` ${URL} `, GADFLY_ROLE: "worker" })).toEqual({
+      role: "worker",
+      databaseUrl: URL,
+      roundsPerProcess: ROUNDS_PER_WORKER,
+      visibilityTimeoutMs: 60_000,
+    });
+  });
+
+  it("reads the worker concurrency and the visibility timeout", () => {
+    const settings = readScaleSettings({
+      GADFLY_DATABASE_URL: URL,
+      GADFLY_ROLE: "web",
+      GADFLY_WORKER_CONCURRENCY: "5",
+      GADFLY_VISIBILITY_TIMEOUT_SECONDS: "30",
+    });
+    expect(settings).toMatchObject({
+      role: "web",
+      roundsPerProcess: 5,
+      visibilityTimeoutMs: 30_000,
+    });
+  });
+
+  it("a command's role wins over GADFLY_ROLE", () => {
+    expect(readScaleSettings({ GADFLY_DATABASE_URL: URL, GADFLY_ROLE: "web" }, "worker").role).toBe(
+      "worker",
+    );
+  });
+
+  it("refuses the web and worker roles on SQLite, naming what to set", () => {
+    expect(problem({ GADFLY_ROLE: "web" })).toMatch(
+      /^environment: GADFLY_ROLE: the web role needs GADFLY_DATABASE_URL \(PostgreSQL\)/,
+    );
+    expect(problem({}, "worker")).toMatch(
+      /^environment: GADFLY_DATABASE_URL: the worker role needs GADFLY_DATABASE_URL/,
+    );
+  });
+
+  it("names every bad variable at once", () => {
+    const message = problem({
+      GADFLY_ROLE: "reviewer",
+      GADFLY_WORKER_CONCURRENCY: "0",
+      GADFLY_VISIBILITY_TIMEOUT_SECONDS: "soon",
+    });
+    expect(message).toContain("GADFLY_ROLE: must be web, worker or all");
+    expect(message).toContain("GADFLY_WORKER_CONCURRENCY: must be a whole number from 1 to 1000");
+    expect(message).toContain("GADFLY_VISIBILITY_TIMEOUT_SECONDS: must be a whole number from 3");
+  });
+});
