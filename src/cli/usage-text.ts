@@ -2,6 +2,9 @@
 export function usageText(): string {
   return `Usage:
   gadfly review [options]   review a local git change with several models
+  gadfly worker [--config FILE]
+                            run review workers for the GitHub App (needs
+                            GADFLY_DATABASE_URL; see docs/running-at-scale.md)
   gadfly --help             show this help
   gadfly --version          show the version
 

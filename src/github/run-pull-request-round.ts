@@ -216,6 +216,8 @@ async function runRegistered(
         status = next;
         board.update(next);
       },
+      onTranscript: (model, lens, messages) =>
+        store.saveTranscript(round.id, model, lens, messages),
       onLensReport: async (report) => {
         // A lens cut off by a shutdown (or a lost job) is not finished: it must run again.
         if (report.outcome === "cancelled" && handedOver(stopReason())) return;

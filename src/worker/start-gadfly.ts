@@ -9,6 +9,7 @@ import { describeError } from "../github/describe-error.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { RoundRegistry } from "../github/round-registry.js";
 import { createReviewerLimiter } from "../run/reviewer-limiter.js";
+import { retentionDays, startRetention } from "../run/start-retention.js";
 import { openRunStore } from "../run/store/open-run-store.js";
 import type { RunStore } from "../run/store/run-store.js";
 import { createGadflyMetrics } from "../server/gadfly-metrics.js";
@@ -75,6 +76,12 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     throw error;
   }
   const { queue } = roundQueue;
+  const retention = startRetention({
+    store,
+    transcriptDays: retentionDays(env.GADFLY_TRANSCRIPT_RETENTION_DAYS, 30),
+    deliveryDays: retentionDays(env.GADFLY_DELIVERY_RETENTION_DAYS, 14),
+    onError: (error) => onError(error, "retention"),
+  });
   const registry = new RoundRegistry();
   const metrics = createGadflyMetrics({ queueDepth: () => queue.depth() });
   const services: RoundServices = {
@@ -147,6 +154,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       close = () => server.stop();
     }
   } catch (error) {
+    retention.stop();
     await roundQueue.stop(0).catch(() => undefined);
     await store.close();
     throw error;
@@ -155,6 +163,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   return {
     role: settings.role,
     async stop() {
+      retention.stop();
       registry.close();
       // The queue stops the rounds it gave this process: their jobs are released, not completed.
       await roundQueue.stop(SHUTDOWN_GRACE_MS);

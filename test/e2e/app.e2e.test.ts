@@ -1,7 +1,10 @@
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { deliver, issueCommentEvent, pullRequestEvent } from "../fakes/fake-github/index.js";
 import {
+  OPENAI_KEY,
   type RunningApp,
   reviewerScript,
   type Stack,
@@ -119,8 +122,24 @@ describe("the app, end to end against a fake GitHub and fake models", () => {
     expect(reviews[0]?.comments[0]?.body).toContain("_security · flagged by 3 models_");
     expect(reviews[0]?.body).toContain("value28");
 
+    // Every lens's conversation is kept in the store, the provider key redacted.
+    const database = new BetterSqlite3(join(stack.dataDir, "gadfly.sqlite"), {
+      readonly: true,
+      fileMustExist: true,
+    });
+    try {
+      const rows = database.prepare("SELECT model, lens, messages FROM transcripts").all() as {
+        messages: string;
+      }[];
+      expect(rows).toHaveLength(20);
+      expect(rows.every((row) => (JSON.parse(row.messages) as unknown[]).length >= 4)).toBe(true);
+      expect(rows.some((row) => row.messages.includes(OPENAI_KEY))).toBe(false);
+    } finally {
+      database.close();
+    }
+
     expect(github.validationErrors).toEqual([]);
-    expect(app.output()).not.toContain(stack.openai.url.length > 0 ? "sk-e2e-fake-key" : "");
+    expect(app.output()).not.toContain(OPENAI_KEY);
   });
 
   it("answers @gadfly review from a maintainer with 👀 and edits the same comments in place", async () => {
