@@ -127,7 +127,9 @@ async function runRegistered(
   let checkRunId = round.artifacts.checkRunId;
   const holding = holdingCheck(round, deps.store, registration);
   const board = new CoalescedWriter<RoundStatus>({
-    intervalMs: deps.boardIntervalMs,
+    // Slower as the round ages (a twentieth of its age): a long round stays within GitHub's
+    // hourly budget for edits, while the first minute stays live.
+    intervalMs: (age) => Math.max(deps.boardIntervalMs, age / 20),
     clock: deps.clock,
     onError: (error) =>
       log.warn({ ...fields, err: describeError(error) }, "status board edit failed; will retry"),

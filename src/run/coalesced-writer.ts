@@ -3,8 +3,11 @@ import type { Clock } from "../agent/clock.js";
 export interface CoalescedWriterOptions<State> {
   /** Writes one state (e.g. edits the status board). */
   write: (state: State) => Promise<void>;
-  /** At most one write per interval; the latest state wins. */
-  intervalMs: number;
+  /**
+   * At most one write per interval; the latest state wins. A function gets the time since the
+   * first write, so a long-running stream can slow down (GitHub counts every edit).
+   */
+  intervalMs: number | ((sinceFirstWriteMs: number) => number);
   clock: Clock;
   /** Called when a write fails; the state stays pending and is retried by the next write or flush. */
   onError: (error: unknown) => void;
@@ -19,6 +22,7 @@ export class CoalescedWriter<State> {
   private readonly options: CoalescedWriterOptions<State>;
   private pending: { state: State } | null = null;
   private lastWriteAt = Number.NEGATIVE_INFINITY;
+  private firstWriteAt: number | null = null;
   private timer: unknown = null;
   private inFlight: Promise<void> | null = null;
   private closed = false;
@@ -51,7 +55,11 @@ export class CoalescedWriter<State> {
 
   private schedule(): void {
     if (this.timer !== null || this.inFlight !== null) return;
-    const wait = this.lastWriteAt + this.options.intervalMs - this.options.clock.now();
+    const now = this.options.clock.now();
+    const { intervalMs } = this.options;
+    const interval =
+      typeof intervalMs === "number" ? intervalMs : intervalMs(now - (this.firstWriteAt ?? now));
+    const wait = this.lastWriteAt + interval - now;
     if (wait <= 0) {
       void this.writeNow();
       return;
@@ -67,6 +75,7 @@ export class CoalescedWriter<State> {
     if (pending === null) return;
     this.pending = null;
     this.lastWriteAt = this.options.clock.now();
+    this.firstWriteAt ??= this.lastWriteAt;
     const write = this.options.write(pending.state).catch((error: unknown) => {
       // Keep the newest state: an older failed one is only restored if nothing newer came.
       if (this.pending === null) this.pending = pending;

@@ -81,4 +81,29 @@ describe("CoalescedWriter", () => {
     writer.update(1);
     expect(await writer.flush(3)).toBe(false);
   });
+
+  it("slows down as the stream ages when the interval is a function of its age", async () => {
+    const clock = new FakeClock();
+    const writes: number[] = [];
+    const writer = new CoalescedWriter<number>({
+      intervalMs: (age) => Math.max(2000, age / 20),
+      clock,
+      onError: () => undefined,
+      write: async () => {
+        writes.push(clock.now());
+      },
+    });
+    const start = clock.now();
+    for (let second = 0; second < 300; second++) {
+      writer.update(second);
+      await clock.advanceAndSettle(1000);
+    }
+    await writer.flush();
+    // A fixed 2 s interval would make ~150 edits in five minutes.
+    expect(writes.length).toBeLessThan(70);
+    expect(writes.length).toBeGreaterThan(40);
+    const lastGap = (writes.at(-2) ?? 0) - (writes.at(-3) ?? 0);
+    expect(lastGap).toBeGreaterThanOrEqual(14_000);
+    expect((writes[1] ?? 0) - start).toBe(2000);
+  });
 });
