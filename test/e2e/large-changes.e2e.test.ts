@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
+import { MARKERS } from "../../src/render/markers.js";
 import {
   deliver,
   issueCommentEvent,
@@ -17,8 +18,8 @@ import {
 } from "./harness.js";
 import { routeReviews } from "./route-reviews.js";
 
-const BOARD = "<!-- gadfly-status-board -->";
-const CONSENSUS = "<!-- gadfly-consensus -->";
+const BOARD = MARKERS.statusBoard;
+const CONSENSUS = MARKERS.consensus;
 const MODEL_MARKER = "<!-- gadfly-model:";
 const GITHUB_BODY_LIMIT = 65_536;
 const WIDE_FILES = 130;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
+import { MARKERS } from "../../src/render/markers.js";
 import {
   deliver,
   issueCommentEvent,
@@ -18,8 +19,8 @@ import {
 } from "./harness.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 
-const BOARD = "<!-- gadfly-status-board -->";
-const CONSENSUS = "<!-- gadfly-consensus -->";
+const BOARD = MARKERS.statusBoard;
+const CONSENSUS = MARKERS.consensus;
 const NOTICE = "<!-- gadfly-config-notice -->";
 
 const baseLines = Array.from(

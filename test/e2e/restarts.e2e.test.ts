@@ -2,6 +2,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
+import { MARKERS } from "../../src/render/markers.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
 import {
   MODELS,
@@ -14,8 +15,8 @@ import {
 } from "./harness.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 
-const BOARD = "<!-- gadfly-status-board -->";
-const CONSENSUS = "<!-- gadfly-consensus -->";
+const BOARD = MARKERS.statusBoard;
+const CONSENSUS = MARKERS.consensus;
 
 const leak: LensFinding = {
   file: "src/session.js",

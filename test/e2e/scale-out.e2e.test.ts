@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, onTestFinished } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
+import { MARKERS } from "../../src/render/markers.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
 import {
   postgresUnavailableReason,
@@ -35,8 +36,8 @@ const SMALL = { owner: "octo-small", repo: "tool", count: 4 };
 /** How long each fake model call takes: long enough that killed workers die mid-lens. */
 const CALL_MS = 400;
 const VISIBILITY_SECONDS = 6;
-const BOARD = "<!-- gadfly-status-board -->";
-const CONSENSUS = "<!-- gadfly-consensus -->";
+const BOARD = MARKERS.statusBoard;
+const CONSENSUS = MARKERS.consensus;
 
 const finding: LensFinding = {
   file: "src/file.js",

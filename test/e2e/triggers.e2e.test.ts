@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MARKERS } from "../../src/render/markers.js";
 import {
   checkRunRerequestedEvent,
   deliver,
@@ -20,8 +21,8 @@ import {
 import { type ReviewRouter, routeReviews, type Scenario } from "./route-reviews.js";
 
 const REPO = { owner: "octo-org", repo: "gate" };
-const BOARD = "<!-- gadfly-status-board -->";
-const CONSENSUS = "<!-- gadfly-consensus -->";
+const BOARD = MARKERS.statusBoard;
+const CONSENSUS = MARKERS.consensus;
 
 /** Every model answers at once with no findings, except the first draft of `[push-mid]`, which hangs. */
 const scenarios: Record<string, Scenario> = {

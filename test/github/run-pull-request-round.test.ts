@@ -16,6 +16,7 @@ import {
 } from "../../src/github/run-pull-request-round.js";
 import { lensesFor } from "../../src/github/start-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
+import { MARKERS } from "../../src/render/markers.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
@@ -37,8 +38,8 @@ import { RecordingQueue } from "./helpers/recording-queue.js";
  * lost job, a shutdown before it began) ends on GitHub and in the store.
  */
 
-const BOARD = "<!-- gadfly-status-board -->";
-const CONSENSUS = "<!-- gadfly-consensus -->";
+const BOARD = MARKERS.statusBoard;
+const CONSENSUS = MARKERS.consensus;
 const NEWER = "bbb2220123456789abcdef0123456789abcdef01";
 
 let github: FakeGitHub;
