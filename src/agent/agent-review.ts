@@ -1,12 +1,12 @@
 import type { AgentModel } from "../llm/language-model.js";
 import { agentPrompt } from "./agent-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
-import { combineAnswers } from "./combine-answers.js";
 import { startDeadline } from "./deadline.js";
 import { fenceText } from "./fence-text.js";
 import { LensFailure } from "./lens-failure.js";
 import { publicFailureReason } from "./public-failure-reason.js";
 import { repairPrompt } from "./repair-prompt.js";
+import { repairedAnswer } from "./repaired-answer.js";
 import type { ReviewAnswer } from "./review-answer.js";
 import type { ReviewSession } from "./review-session.js";
 import { runAgentTurn } from "./run-agent-turn.js";
@@ -61,20 +61,10 @@ export async function agentReview(
   } finally {
     deadline.dispose();
   }
-  const combined = combineAnswers(first.text, repaired.text);
-  const recheck = checkLensAnswer(repaired.text);
-  if (!recheck.usable) {
-    throw new LensFailure(
-      `no findings block after a repair turn: ${recheck.problems.join("; ")}`,
-      combined,
-    );
-  }
-  return {
-    text: combined,
-    statedVerdict: recheck.verdict,
-    findings: recheck.findings,
-    rejected: recheck.rejected,
-    recovered: first.text !== first.terminal || repaired.text !== repaired.terminal,
-    conversation: null,
-  };
+  return repairedAnswer(
+    first.text,
+    repaired.text,
+    first.text !== first.terminal || repaired.text !== repaired.terminal,
+    null,
+  );
 }

@@ -3,13 +3,13 @@ import type { ChatModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
 import { buildReviewPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
-import { combineAnswers } from "./combine-answers.js";
 import { startDeadline } from "./deadline.js";
 import { finalOutput } from "./finalize.js";
 import { LensFailure } from "./lens-failure.js";
 import { publicFailureReason } from "./public-failure-reason.js";
 import { raceAbort } from "./race-abort.js";
 import { repairPrompt } from "./repair-prompt.js";
+import { repairedAnswer } from "./repaired-answer.js";
 import type { ReviewAnswer } from "./review-answer.js";
 import type { ReviewSession } from "./review-session.js";
 import { runToolLoop } from "./run-tool-loop.js";
@@ -86,20 +86,8 @@ export async function chatReview(model: ChatModel, session: ReviewSession): Prom
     deadline.dispose();
   }
   const repaired = finalOutput(repairTerminal, messages);
-  const combined = combineAnswers(text, repaired);
-  const recheck = checkLensAnswer(repaired);
-  if (!recheck.usable) {
-    throw new LensFailure(
-      `no findings block after a repair turn: ${recheck.problems.join("; ")}`,
-      combined,
-    );
-  }
-  return {
-    text: combined,
-    statedVerdict: recheck.verdict,
-    findings: recheck.findings,
-    rejected: recheck.rejected,
-    recovered: text !== loop.terminal || repaired !== repairTerminal,
-    conversation: [...messages, { role: "assistant", content: repairTerminal }],
-  };
+  return repairedAnswer(text, repaired, text !== loop.terminal || repaired !== repairTerminal, [
+    ...messages,
+    { role: "assistant", content: repairTerminal },
+  ]);
 }
