@@ -1,7 +1,6 @@
-import { generateKeyPairSync } from "node:crypto";
 import { createServer as createNetServer } from "node:net";
 import pino from "pino";
-import { Probot, ProbotOctokit, Server } from "probot";
+import { Probot, Server } from "probot";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { systemClock } from "../src/agent/clock.js";
 import { loadLenses } from "../src/agent/load-lenses.js";
@@ -18,6 +17,7 @@ import {
   pullRequestEvent,
   startFakeGitHub,
 } from "./fakes/fake-github/index.js";
+import { probotCredentials } from "./fakes/fake-github/probot-credentials.js";
 import { RecordingQueue } from "./github/helpers/recording-queue.js";
 import { eventually } from "./run/queue/helpers/eventually.js";
 import {
@@ -48,17 +48,7 @@ beforeAll(async () => {
   github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
   temporary = await temporaryStoreDirectory();
   store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
-  const { privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: "spki", format: "pem" },
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-  });
-  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-    ...options,
-    baseUrl: github.apiUrl,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const { privateKey, Octokit } = probotCredentials(github.apiUrl);
   const log = pino({ level: "silent" });
   const port = await freePort();
   server = new Server({

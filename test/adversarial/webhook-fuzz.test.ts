@@ -1,10 +1,10 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/agent/clock.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
@@ -20,6 +20,7 @@ import {
   startFakeGitHub,
   type WebhookEvent,
 } from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 
 /*
  * Real webhook payloads (from @octokit/webhooks-examples, adapted to the fake)
@@ -40,17 +41,7 @@ beforeAll(async () => {
   github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
   const dir = await mkdtemp(join(tmpdir(), "gadfly-fuzz-"));
   store = await SqliteRunStore.open({ path: join(dir, "gadfly.sqlite") });
-  const { privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: "spki", format: "pem" },
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-  });
-  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-    ...options,
-    baseUrl: github.apiUrl,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const { privateKey, Octokit } = probotCredentials(github.apiUrl);
   const log = pino(
     { level: "info" },
     new Writable({

@@ -1,25 +1,14 @@
-import { generateKeyPairSync } from "node:crypto";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type FakeGitHub, pullRequestEvent, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 
 let fake: FakeGitHub;
 let probot: Probot;
 
 beforeAll(async () => {
   fake = await startFakeGitHub({ appId: 4242, appSlug: "gadfly", strictAuth: true });
-  const { privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: "spki", format: "pem" },
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-  });
-  // A function, so Probot's own throttling defaults do not win (TOOLCHAIN.md).
-  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-    ...options,
-    baseUrl: fake.apiUrl,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const { privateKey, Octokit } = probotCredentials(fake.apiUrl);
   probot = new Probot({
     appId: 4242,
     privateKey,

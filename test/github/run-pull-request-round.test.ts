@@ -1,5 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/agent/clock.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
@@ -25,6 +24,7 @@ import {
   type PullRequestSnapshot,
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import { deferred } from "../run/queue/helpers/deferred.js";
 import { eventually } from "../run/queue/helpers/eventually.js";
 import {
@@ -121,17 +121,7 @@ const own = (marker: string) =>
 
 beforeAll(async () => {
   github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
-  const { privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: "spki", format: "pem" },
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-  });
-  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-    ...options,
-    baseUrl: github.apiUrl,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const { privateKey, Octokit } = probotCredentials(github.apiUrl);
   probot = new Probot({ appId: 1, privateKey, Octokit, logLevel: "fatal" });
   lenses = await loadLenses();
   ({ installationId } = github.addRepo({
