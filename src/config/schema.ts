@@ -42,6 +42,17 @@ export const CommandProviderConfig = z.strictObject({
   /** Environment variables passed through to the child, beyond a minimal safe set. */
   env: z.array(envVarName).default([]),
   concurrency: providerConcurrency,
+  /**
+   * Review pull requests from forks even when agent CLIs run below the bubblewrap
+   * isolation level. Off by default: a fork's author controls every file the CLI reads.
+   */
+  allowForks: z.boolean().default(false),
+  /**
+   * More repository paths (relative, `/`-separated; a trailing `/` for a directory)
+   * removed from the agent's copy of the snapshot, beyond the built-in list of agent
+   * configuration files (`.claude/`, `.mcp.json`, `.codex/`, `.gemini/`…).
+   */
+  removePaths: z.array(z.string().min(1).max(200)).max(100).default([]),
 });
 export type CommandProviderConfig = z.infer<typeof CommandProviderConfig>;
 
@@ -87,11 +98,25 @@ export const ReviewConfig = z.strictObject({
 });
 export type ReviewConfig = z.infer<typeof ReviewConfig>;
 
+/**
+ * How agent CLIs (`command` providers) are isolated from the host. `auto` takes the
+ * strongest level that works here: bubblewrap, else (as root) a dedicated
+ * unprivileged user, else none. Naming a level makes start-up fail when it does not work.
+ */
+export const SandboxConfig = z.strictObject({
+  isolation: z.enum(["auto", "bwrap", "user", "none"]).default("auto"),
+  /** The unprivileged user agent CLIs run as at the `user` level (when Gadfly runs as root). */
+  uid: z.number().int().min(1).max(4_294_967_294).default(65534),
+  gid: z.number().int().min(1).max(4_294_967_294).default(65534),
+});
+export type SandboxConfig = z.infer<typeof SandboxConfig>;
+
 export const AppConfig = z
   .strictObject({
     providers: z.array(ProviderConfig).min(1),
     models: z.array(ModelConfig).min(1),
     review: ReviewConfig.default(ReviewConfig.parse({})),
+    sandbox: SandboxConfig.default(SandboxConfig.parse({})),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();

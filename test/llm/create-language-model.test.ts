@@ -273,6 +273,8 @@ describe("createLanguageModel recording and replay", () => {
         type: "command",
         command: [process.execPath, fakeCli, "--mode", "claude-stream", "--model", "{model}"],
         env: [],
+        allowForks: false,
+        removePaths: [],
       },
       env: { PATH: process.env.PATH },
       lens: "security",
