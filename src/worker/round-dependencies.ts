@@ -6,6 +6,7 @@ import type { RoundDependencies, RoundLog } from "../github/run-pull-request-rou
 import type { WorkQueue } from "../run/queue/work-queue.js";
 import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
 import type { RunStore } from "../run/store/run-store.js";
+import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/gadfly-metrics.js";
 import type { AppIdentity } from "./app-identity.js";
 
@@ -23,6 +24,12 @@ export interface RoundServices {
   boardIntervalMs: number;
   createModel?: RoundDependencies["createModel"];
   metrics?: GadflyMetrics;
+  /**
+   * How agent CLIs are isolated in this process, detected once at start-up. Absent
+   * (tests, embedders) reads as `none`, the weakest level, so rules that depend on it
+   * err on the side of refusing.
+   */
+  agentIsolation?: IsolationLevel;
 }
 
 /** The dependencies of a round (or of a trigger deciding one), for the app `identity` names. */
@@ -30,7 +37,7 @@ export function roundDependencies(
   services: RoundServices,
   identity: AppIdentity,
   log: RoundLog,
-): RoundDependencies & { appId: number } {
+): RoundDependencies & { appId: number; agentIsolation: IsolationLevel } {
   return {
     config: services.config,
     env: services.env,
@@ -47,5 +54,6 @@ export function roundDependencies(
     log,
     ...(services.createModel === undefined ? {} : { createModel: services.createModel }),
     ...(services.metrics === undefined ? {} : { metrics: services.metrics }),
+    agentIsolation: services.agentIsolation ?? "none",
   };
 }

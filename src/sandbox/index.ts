@@ -1,0 +1,1 @@
+export { commandMayReviewFork, type IsolationLevel } from "./isolation-level.js";
