@@ -5,6 +5,7 @@ import { systemClock } from "../agent/clock.js";
 import { loadLenses } from "../agent/load-lenses.js";
 import { gadflyApp } from "../app.js";
 import { loadAppConfig } from "../config/load-app-config.js";
+import { requireWebhookSecret } from "../config/require-webhook-secret.js";
 import { describeError } from "../github/describe-error.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { RoundRegistry } from "../github/round-registry.js";
@@ -54,6 +55,8 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   const { env, cwd } = options;
   const config = await loadAppConfig(env, cwd);
   const settings = readScaleSettings(env, options.role);
+  // Only the web-facing roles verify deliveries; a worker receives none.
+  requireWebhookSecret(env, settings.role !== "worker");
   const lenses = await loadLenses({ extraDirectory: env.GADFLY_LENSES_DIR });
   const dataDir = resolve(cwd, env.GADFLY_DATA_DIR ?? ".gadfly");
   const store = await openRunStore({ databaseUrl: settings.databaseUrl ?? undefined, dataDir });

@@ -99,15 +99,19 @@ export interface SpawnedApp {
   exited: Promise<number | null>;
 }
 
+/**
+ * `env` adds to or overrides the app's environment; a variable given as
+ * undefined is left out (e.g. WEBHOOK_SECRET, to see the app refuse to start).
+ */
 export async function spawnApp(
   stack: Stack,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<SpawnedApp> {
   const port = await freePort();
   const githubHost = new URL(stack.github.url).host;
   const child = spawn(process.execPath, ["--import", TSX_LOADER, join(ROOT, "src/main.ts")], {
     cwd: stack.dir,
-    env: {
+    env: withoutUndefined({
       PATH: process.env.PATH ?? "",
       HOME: stack.dir,
       APP_ID: "1",
@@ -125,7 +129,7 @@ export async function spawnApp(
       NODE_ENV: "test",
       E2E_OPENAI_KEY: OPENAI_KEY,
       ...env,
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -144,7 +148,7 @@ export async function spawnApp(
 /** Starts the app as users run it (the same entry as `npm start`), pointed at the fakes. */
 export async function startApp(
   stack: Stack,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<RunningApp> {
   const spawned = await spawnApp(stack, env);
   const { process: child, exited } = spawned;
@@ -167,6 +171,12 @@ export async function startApp(
       return exited;
     },
   };
+}
+
+function withoutUndefined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /** Polls until the condition holds (e2e tests wait on real processes; bounded). */
