@@ -1,7 +1,13 @@
 import type { LensFinding, Verdict } from "../findings/schema.js";
 import type { Usage } from "../llm/language-model.js";
 
-export type LensOutcome = "done" | "failed" | "cancelled";
+/**
+ * `skipped`: the lens was never started because a rule kept this model from the
+ * pull request (agent CLIs and fork PRs below the bubblewrap level). Neither
+ * failed nor clean: it has no findings and no verdict, and it never counts as
+ * a model's participation.
+ */
+export type LensOutcome = "done" | "failed" | "cancelled" | "skipped";
 
 /** What one (model, lens) review produced: the unit the consensus is built from. */
 export interface LensReport {
@@ -21,7 +27,7 @@ export interface LensReport {
   findings: LensFinding[];
   /** Findings the verify pass dropped: counted and shown, never silently lost. */
   dropped: LensFinding[];
-  /** Why the lens failed or was cancelled, safe to publish (no stack, no key). */
+  /** Why the lens failed, was cancelled or was skipped, safe to publish (no stack, no key). */
   failure: string | null;
   /** Tool-loop turns used. */
   turns: number;

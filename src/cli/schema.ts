@@ -28,7 +28,8 @@ export type JsonLensFinding = z.infer<typeof JsonLensFinding>;
 
 export const JsonLensReport = z.strictObject({
   lens: z.string(),
-  outcome: z.enum(["done", "failed", "cancelled"]),
+  /** `skipped`: never started (a rule kept the model from the change); not clean. */
+  outcome: z.enum(["done", "failed", "cancelled", "skipped"]),
   /** Null unless the outcome is "done". */
   verdict: Verdict.nullable(),
   /** The VERDICT line as the model wrote it. */
@@ -37,7 +38,7 @@ export const JsonLensReport = z.strictObject({
   findings: z.array(JsonLensFinding),
   /** Findings the verify pass dropped. */
   dropped: z.array(JsonLensFinding),
-  /** Why the lens failed or was cancelled. */
+  /** Why the lens failed, was cancelled or was skipped. */
   failure: z.string().nullable(),
   turns: z.number().int().nonnegative(),
   /** True when the final answer was recovered from an earlier turn. */

@@ -13,9 +13,12 @@ export interface LensCut {
 export interface LensView {
   emoji: string;
   title: string;
-  /** The verdict when done, else `⚠️ failed` / `🚫 cancelled`. */
+  /** The verdict when done, else `⚠️ failed` / `🚫 cancelled` / `⏭️ skipped`. */
   outcome: string;
+  /** Why it did not complete (for a skipped lens: `skipped: <reason>`). */
   failure: string | null;
+  /** Never started: said as a skip, not as a failure. */
+  skipped: boolean;
   recovered: boolean;
   /** Findings the verify pass dropped. */
   dropped: number;
@@ -51,7 +54,7 @@ export function modelView(model: ModelSummary, options: ModelViewOptions = {}): 
   return {
     id: model.model,
     provider: model.provider,
-    verdict: model.verdict ?? "no lens completed",
+    verdict: model.verdict ?? noVerdictLabel(model.lenses),
     marker: modelCommentMarker(model.model),
     lensCount: model.lenses.length,
     lensList: model.lenses.map((lens) =>
@@ -72,7 +75,8 @@ function lensView(
     emoji,
     title,
     outcome: outcomeLabel(lens),
-    failure: lens.outcome === "done" ? null : (lens.failure ?? lens.outcome),
+    failure: failureText(lens),
+    skipped: lens.outcome === "skipped",
     recovered: lens.recovered,
     dropped: lens.dropped.length,
     text: cut?.text ?? publishedLensText(lens),
@@ -80,8 +84,23 @@ function lensView(
   };
 }
 
+/** A model without a verdict: every lens skipped says so; otherwise none completed. */
+export function noVerdictLabel(lenses: readonly LensReport[]): string {
+  return lenses.length > 0 && lenses.every((lens) => lens.outcome === "skipped")
+    ? "skipped"
+    : "no lens completed";
+}
+
+function failureText(lens: LensReport): string | null {
+  if (lens.outcome === "done") return null;
+  if (lens.outcome === "skipped")
+    return lens.failure === null ? "skipped" : `skipped: ${lens.failure}`;
+  return lens.failure ?? lens.outcome;
+}
+
 function outcomeLabel(lens: LensReport): string {
   if (lens.outcome === "failed") return "⚠️ failed";
   if (lens.outcome === "cancelled") return "🚫 cancelled";
+  if (lens.outcome === "skipped") return "⏭️ skipped";
   return lens.verdict ?? "done";
 }

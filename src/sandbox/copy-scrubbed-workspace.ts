@@ -1,0 +1,161 @@
+import { constants } from "node:fs";
+import { lchown, mkdir, open, readdir, realpath, symlink } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { pipeline } from "node:stream/promises";
+
+export interface CopyScrubbedWorkspaceOptions {
+  /** The pull request's snapshot; only read. */
+  source: string;
+  /** Created here (its parent must exist); must not exist yet. */
+  target: string;
+  /**
+   * Paths left out, matched at any depth as whole trailing path segments (`.claude/`
+   * also removes `packages/app/.claude`); a leading `/` anchors one at the root. A
+   * trailing `/` is documentation only: whatever carries the name goes.
+   */
+  removePaths: readonly string[];
+  /** Every copied entry is given to this user (the `user` isolation level). */
+  owner?: { uid: number; gid: number } | undefined;
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+export interface ScrubbedWorkspace {
+  entries: number;
+  bytes: number;
+  /** Relative paths left out because a removal rule matched them. */
+  removed: string[];
+  /** Symbolic links left out: dangling, or resolving outside the snapshot. */
+  droppedLinks: string[];
+}
+
+// The snapshot is already bounded by the tarball extractor; these only stop a runaway copy.
+const DEFAULT_MAX_ENTRIES = 200_000;
+const DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * Copies a snapshot for an agent CLI, leaving out what the CLI would load as its own
+ * configuration. Never follows a symbolic link while copying: files are opened with
+ * O_NOFOLLOW, and a link is recreated (as a relative link) only when its target, fully
+ * resolved, lies inside the snapshot — so the copy never gives a view of anything else.
+ * Fifos, sockets and devices are skipped.
+ */
+export async function copyScrubbedWorkspace(
+  options: CopyScrubbedWorkspaceOptions,
+): Promise<ScrubbedWorkspace> {
+  const rules = options.removePaths.map(compileRule).filter((rule) => rule.segments.length > 0);
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const root = await realpath(options.source);
+  const result: ScrubbedWorkspace = { entries: 0, bytes: 0, removed: [], droppedLinks: [] };
+
+  await mkdir(options.target, { mode: 0o755 });
+  await giveToOwner(options.target, options.owner);
+  const pending: string[][] = [[]];
+  for (let segments = pending.pop(); segments !== undefined; segments = pending.pop()) {
+    const directory = join(root, ...segments);
+    for (const entry of await readdir(directory, { withFileTypes: true })) {
+      const path = [...segments, entry.name];
+      const relativePath = path.join("/");
+      if (rules.some((rule) => rule.matches(path))) {
+        result.removed.push(relativePath);
+        continue;
+      }
+      result.entries += 1;
+      if (result.entries > maxEntries) {
+        throw new Error(`the snapshot has more than ${maxEntries} entries`);
+      }
+      const from = join(root, ...path);
+      const to = join(options.target, ...path);
+      if (entry.isDirectory()) {
+        await mkdir(to, { mode: 0o755 });
+        await giveToOwner(to, options.owner);
+        pending.push(path);
+      } else if (entry.isFile()) {
+        result.bytes += await copyRegularFile(from, to, maxBytes - result.bytes);
+        await giveToOwner(to, options.owner);
+      } else if (entry.isSymbolicLink()) {
+        const inside = await resolveInside(root, from);
+        if (inside === null) {
+          result.droppedLinks.push(relativePath);
+          continue;
+        }
+        const linkTarget = relative(dirname(to), join(options.target, inside));
+        await symlink(linkTarget === "" ? "." : linkTarget, to);
+        await giveToOwner(to, options.owner);
+      }
+    }
+  }
+  return result;
+}
+
+interface RemovalRule {
+  segments: string[];
+  matches(path: readonly string[]): boolean;
+}
+
+function compileRule(text: string): RemovalRule {
+  const anchored = text.startsWith("/");
+  const segments = text.split("/").filter((segment) => segment !== "" && segment !== ".");
+  return {
+    segments,
+    matches(path) {
+      if (anchored) {
+        return path.length === segments.length && endsWith(path, segments);
+      }
+      return path.length >= segments.length && endsWith(path, segments);
+    },
+  };
+}
+
+function endsWith(path: readonly string[], tail: readonly string[]): boolean {
+  const offset = path.length - tail.length;
+  return tail.every((segment, index) => path[offset + index] === segment);
+}
+
+/**
+ * Copies one regular file without following a link (the entry was a file when listed;
+ * O_NOFOLLOW keeps it from having become a link since). Returns its size.
+ */
+async function copyRegularFile(from: string, to: string, budget: number): Promise<number> {
+  const input = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const stats = await input.stat();
+    if (!stats.isFile()) {
+      return 0;
+    }
+    if (stats.size > budget) {
+      throw new Error("the snapshot is larger than the workspace copy allows");
+    }
+    // Executable bits survive (a reviewer may want to know a script is executable); nothing else.
+    const mode = (stats.mode & 0o111) !== 0 ? 0o755 : 0o644;
+    const output = await open(to, "wx", mode);
+    await pipeline(input.createReadStream({ autoClose: false }), output.createWriteStream());
+    return stats.size;
+  } finally {
+    await input.close();
+  }
+}
+
+/** The link's fully resolved target relative to the root, or null when dangling or outside. */
+async function resolveInside(root: string, link: string): Promise<string | null> {
+  try {
+    // A link to a link is resolved through: the chain must end inside too.
+    const resolved = await realpath(link);
+    if (resolved === root) {
+      return "";
+    }
+    return resolved.startsWith(root + sep) ? relative(root, resolved) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function giveToOwner(
+  path: string,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<void> {
+  if (owner !== undefined) {
+    await lchown(path, owner.uid, owner.gid);
+  }
+}

@@ -1,0 +1,174 @@
+import { constants } from "node:fs";
+import { access, chown, mkdir, mkdtemp, realpath, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import type { AgentIsolation } from "./agent-isolation.js";
+import { buildBwrapArgv, SANDBOX_HOME } from "./build-bwrap-argv.js";
+import { copyScrubbedWorkspace } from "./copy-scrubbed-workspace.js";
+import { DEFAULT_REMOVED_PATHS } from "./default-removed-paths.js";
+import { hostSystemMounts } from "./host-system-mounts.js";
+
+export interface AgentSandboxOptions {
+  /** The pull request's snapshot (the agent's working directory before this module). */
+  snapshot: string;
+  /** The agent's argv, `{model}` already substituted. */
+  command: readonly string[];
+  /** The allow-listed environment; HOME, XDG_* and TMPDIR are replaced by this run's. */
+  env: Readonly<Record<string, string>>;
+  isolation: AgentIsolation;
+  /** The provider's `removePaths`, beyond DEFAULT_REMOVED_PATHS. */
+  removePaths?: readonly string[] | undefined;
+  /** Where the run's directory is made; default the system temporary directory. */
+  temporaryRoot?: string | undefined;
+}
+
+/** One agent run's place to work: spawn `argv` in `cwd` with `env` (as `uid`/`gid`), then dispose. */
+export interface AgentSandbox {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Set at the `user` level: the identity the agent is spawned as. */
+  uid?: number;
+  gid?: number;
+  /** Relative paths the copy left out. */
+  removed: readonly string[];
+  /** Deletes the workspace copy and HOME. Safe to call more than once. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Prepares one agent run: a fresh directory holding a scrubbed copy of the snapshot
+ * (see copyScrubbedWorkspace and DEFAULT_REMOVED_PATHS) and an empty HOME with its XDG
+ * directories and TMPDIR, owned by the agent's user at the `user` level, and the argv
+ * wrapped in bubblewrap at the `bwrap` level. Nothing of it outlives dispose(); a
+ * failure half-way removes what was made.
+ */
+export async function openAgentSandbox(options: AgentSandboxOptions): Promise<AgentSandbox> {
+  const { isolation } = options;
+  const runDirectory = await mkdtemp(join(options.temporaryRoot ?? tmpdir(), "gadfly-agent-"));
+  const dispose = () => rm(runDirectory, { recursive: true, force: true });
+  try {
+    const owner =
+      isolation.level === "user" ? { uid: isolation.uid, gid: isolation.gid } : undefined;
+    if (owner !== undefined) {
+      // mkdtemp made it 0700: only the agent's user (and root) may enter it.
+      await chown(runDirectory, owner.uid, owner.gid);
+    }
+    const workspace = join(runDirectory, "workspace");
+    const copy = await copyScrubbedWorkspace({
+      source: options.snapshot,
+      target: workspace,
+      removePaths: [...DEFAULT_REMOVED_PATHS, ...(options.removePaths ?? [])],
+      owner,
+    });
+    const home = join(runDirectory, "home");
+    const homeLayout = [".config", ".cache", ".local", ".local/share", "tmp"];
+    await mkdir(home, { mode: 0o700 });
+    for (const path of homeLayout) {
+      await mkdir(join(home, path), { mode: 0o700 });
+    }
+    if (owner !== undefined) {
+      for (const path of ["", ...homeLayout]) {
+        await chown(join(home, path), owner.uid, owner.gid);
+      }
+    }
+    const inside = isolation.level === "bwrap";
+    const env = withHome(options.env, inside ? SANDBOX_HOME : home);
+    if (inside) {
+      const program = await locateProgram(options.command[0] ?? "", options.env.PATH);
+      const command = [program ?? options.command[0] ?? "", ...options.command.slice(1)];
+      return {
+        argv: buildBwrapArgv({
+          bwrap: isolation.bwrap,
+          command,
+          workspace,
+          home,
+          systemMounts: await hostSystemMounts(),
+          readOnlyPaths: await installationPaths(program, options.command.slice(1)),
+          uid: isolation.uid,
+          gid: isolation.gid,
+        }),
+        cwd: workspace,
+        env,
+        removed: copy.removed,
+        dispose,
+      };
+    }
+    return {
+      argv: [...options.command],
+      cwd: workspace,
+      env,
+      ...(owner === undefined ? {} : owner),
+      removed: copy.removed,
+      dispose,
+    };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+/** The environment with this run's HOME, XDG directories and TMPDIR, all inside HOME. */
+function withHome(env: Readonly<Record<string, string>>, home: string): Record<string, string> {
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    XDG_CACHE_HOME: `${home}/.cache`,
+    XDG_DATA_HOME: `${home}/.local/share`,
+    TMPDIR: `${home}/tmp`,
+  };
+}
+
+/** The real path of the program argv[0] names (searched in PATH), or null when none. */
+async function locateProgram(name: string, path: string | undefined): Promise<string | null> {
+  if (name === "") {
+    return null;
+  }
+  const candidates = name.includes("/")
+    ? [resolve(name)]
+    : (path ?? "")
+        .split(delimiter)
+        .filter(isAbsolute)
+        .map((directory) => join(directory, name));
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.X_OK);
+      return await realpath(candidate);
+    } catch {
+      // Not this one.
+    }
+  }
+  return null;
+}
+
+/**
+ * What the sandbox must show read-only for the CLI to start: the directory of its
+ * program (an npm-installed CLI keeps its modules beside its script), the node that runs
+ * us (scripts start with `#!/usr/bin/env node`), and each absolute file the command
+ * names (`node /opt/agent/cli.mjs`). Only what the operator's config points at.
+ */
+async function installationPaths(
+  program: string | null,
+  args: readonly string[],
+): Promise<string[]> {
+  const paths: string[] = [];
+  if (program !== null) {
+    paths.push(dirname(program));
+  }
+  paths.push(dirname(await realpath(process.execPath)));
+  for (const argument of args) {
+    if (isAbsolute(argument) && (await isFile(argument))) {
+      paths.push(await realpath(argument));
+    }
+  }
+  return paths;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
