@@ -25,6 +25,8 @@ export type LensEvent = LensEventSource & {
     | { type: "done"; verdict: Verdict; findings: number; dropped: number }
     | { type: "failed"; reason: string }
     | { type: "cancelled"; reason: string }
+    /** Never started: a rule kept this model from the pull request (emitted by the round). */
+    | { type: "skipped"; reason: string }
   );
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -28,6 +28,7 @@ const SYMBOLS: Record<LensState, string> = {
   done: "✓",
   failed: "✗",
   cancelled: "–",
+  skipped: "»",
 };
 
 const DEFAULT_COLUMNS = 80;
@@ -178,6 +179,7 @@ function plainLensDetail(lens: LensStatus): string {
       return lens.verdict === undefined ? "done" : `done: ${lens.verdict}`;
     case "failed":
     case "cancelled":
+    case "skipped":
       return lens.reason === undefined ? lens.state : `${lens.state}: ${safe(lens.reason)}`;
   }
 }

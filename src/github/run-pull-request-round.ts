@@ -12,6 +12,7 @@ import type { LanguageModel } from "../llm/language-model.js";
 import { renderCheckRunOutput } from "../render/render-check-run-output.js";
 import type { RenderOptions } from "../render/render-options.js";
 import { CoalescedWriter } from "../run/coalesced-writer.js";
+import { modelsSkippedForFork } from "../run/fork-rule.js";
 import { prepareChangeSet } from "../run/prepare-change-set.js";
 import type { WorkQueue } from "../run/queue/work-queue.js";
 import { reviewRound } from "../run/review-round.js";
@@ -19,6 +20,7 @@ import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
 import type { RoundStatus } from "../run/round-status.js";
 import type { RunStore, StoredRound } from "../run/store/run-store.js";
 import { cancelRemaining } from "../run/track-round-status.js";
+import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/gadfly-metrics.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
@@ -47,6 +49,11 @@ export interface RoundDependencies {
   /** Builds each reviewer's model (e.g. behind the per-provider cap); the provider's own by default. */
   createModel?: (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel;
   metrics?: Pick<GadflyMetrics, "lens">;
+  /**
+   * How agent CLIs are isolated in this process (detected at start-up). Absent reads
+   * as `none`, the weakest: agent CLIs then skip fork PRs unless a provider allows them.
+   */
+  agentIsolation?: IsolationLevel;
 }
 
 export interface RoundLog {
@@ -63,6 +70,11 @@ export interface PreparedRound {
   /** Reports saved before a restart: not paid for again. */
   finished: readonly LensReport[];
   resumed: boolean;
+  /**
+   * The PR's head lives in another repository (a fork): read from GitHub by whoever runs
+   * the round, each time it runs, so every worker, fresh or resuming, reads the same fact.
+   */
+  fromFork: boolean;
 }
 
 /**
@@ -209,6 +221,12 @@ async function runRegistered(
       ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
       finished: prepared.finished,
       resumed: prepared.resumed,
+      skip: modelsSkippedForFork({
+        fromFork: prepared.fromFork,
+        models: plan.models,
+        providers: deps.config.providers,
+        isolation: deps.agentIsolation ?? "none",
+      }),
       clock: deps.clock,
       onStatus: (next) => {
         // A shutdown aborts lenses only to resume them later: the board keeps showing them

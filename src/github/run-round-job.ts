@@ -4,6 +4,7 @@ import { DEFAULT_REPO_CONFIG } from "../config/repo-config-schema.js";
 import { resolveReviewPlan } from "../config/resolve-review-plan.js";
 import type { StoredRound } from "../run/store/run-store.js";
 import type { GitHubClient } from "./github-client.js";
+import { isForkPullRequest } from "./is-fork-pull-request.js";
 import { loadRepoConfig } from "./load-repo-config.js";
 import { completeCheckRun } from "./publish-check-run.js";
 import { type RoundDependencies, runPullRequestRound } from "./run-pull-request-round.js";
@@ -86,6 +87,9 @@ export async function runRoundJob(
       lenses: lensesFor(plan, deps.lenses),
       finished: input.finished,
       resumed: input.resumed,
+      // From the pull request as GitHub shows it now, not from the delivery: a job taken
+      // by another worker or resumed after a restart decides from the same source.
+      fromFork: isForkPullRequest(pull),
     },
     deps,
   );

@@ -2,7 +2,7 @@ import type { Consensus } from "../consensus/consensus.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
 import type { LensMetadata } from "./lens-metadata.js";
-import { type ModelView, modelView } from "./model-view.js";
+import { type ModelView, modelView, noVerdictLabel } from "./model-view.js";
 
 export interface ConsensusViewOptions {
   lenses?: Readonly<Record<string, LensMetadata>>;
@@ -31,6 +31,10 @@ export interface ConsensusView {
   /** Lens reviews that did not complete (failed or cancelled), and all of them: a partial review says so. */
   incompleteLenses: number;
   totalLenses: number;
+  /** Lens reviews never started (a rule kept their model from the change): partial too. */
+  skippedLenses: number;
+  /** Each model with skipped lenses, and why (the first skipped lens's reason). */
+  skippedModels: { id: string; reason: string }[];
   verdict: string;
   findingCount: number;
   multiModelCount: number;
@@ -70,8 +74,15 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     noModel: consensus.modelCount === 0,
     incompleteLenses: consensus.models
       .flatMap((model) => model.lenses)
-      .filter((lens) => lens.outcome !== "done").length,
+      .filter((lens) => lens.outcome === "failed" || lens.outcome === "cancelled").length,
     totalLenses: consensus.models.reduce((total, model) => total + model.lenses.length, 0),
+    skippedLenses: consensus.models
+      .flatMap((model) => model.lenses)
+      .filter((lens) => lens.outcome === "skipped").length,
+    skippedModels: consensus.models.flatMap((model) => {
+      const skipped = model.lenses.find((lens) => lens.outcome === "skipped");
+      return skipped === undefined ? [] : [{ id: model.model, reason: skipped.failure ?? "" }];
+    }),
     verdict: consensus.verdict,
     findingCount: consensus.clusters.length,
     multiModelCount: multiModel.count,
@@ -90,7 +101,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
         ? consensus.models.slice(0, rowLimit).map((model) => ({
             id: model.model,
             provider: model.provider,
-            verdict: model.verdict ?? "no lens completed",
+            verdict: model.verdict ?? noVerdictLabel(model.lenses),
             url: Object.hasOwn(modelUrls, model.model) ? (modelUrls[model.model] ?? null) : null,
           }))
         : null,

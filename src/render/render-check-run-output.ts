@@ -60,12 +60,24 @@ export function renderCheckRunOutput(
   return output;
 }
 
-/** The verdict, unless the review is not a whole one: then the title says so first. */
+/**
+ * The verdict, unless the review is not a whole one: then the title says so first. A
+ * skipped lens (its model kept from the change) is not a failure, but not a review either.
+ */
 function checkTitle(consensus: Consensus): string {
   if (consensus.modelCount === 0) return "No model completed the review";
   const lenses = consensus.models.flatMap((model) => model.lenses);
-  const incomplete = lenses.filter((lens) => lens.outcome !== "done").length;
-  return incomplete === 0
+  const skipped = lenses.filter((lens) => lens.outcome === "skipped").length;
+  const incomplete = lenses.filter(
+    (lens) => lens.outcome !== "done" && lens.outcome !== "skipped",
+  ).length;
+  const gaps = [
+    ...(incomplete === 0
+      ? []
+      : [`${incomplete} of ${lenses.length} lens reviews did not complete`]),
+    ...(skipped === 0 ? [] : [`${skipped} of ${lenses.length} lens reviews skipped`]),
+  ];
+  return gaps.length === 0
     ? consensus.verdict
-    : `${consensus.verdict} (partial: ${incomplete} of ${lenses.length} lens reviews did not complete)`;
+    : `${consensus.verdict} (partial: ${gaps.join(", ")})`;
 }

@@ -54,6 +54,7 @@ const LENS_EMOJI: Record<LensStatus["state"], string> = {
   done: "✅",
   failed: "⚠️",
   cancelled: "🚫",
+  skipped: "⏭️",
 };
 
 /** What status-board.hbs renders; text is raw, the template escapes it. */
@@ -76,8 +77,11 @@ export function statusBoardView(
       .map((reviewer) => reviewerView(reviewer, options.lensLines)),
     reviewersOmitted: Math.max(0, status.reviewers.length - options.reviewerLimit),
     ended,
+    // Files are reviewed only by lenses that ran: with none done (all failed, or every model
+    // skipped), no file was.
     allReviewed:
       ended &&
+      status.reviewers.some((reviewer) => reviewer.lenses.some((lens) => lens.state === "done")) &&
       status.notReviewed.length === 0 &&
       status.failure === undefined &&
       status.supersededBy === undefined,
@@ -120,8 +124,14 @@ function reviewerState(reviewer: ReviewerStatus): [string, string] {
     return count("queued") === total ? ["⏳", "queued"] : ["🔄", `running (${done}/${total} done)`];
   }
   if (done === total) return ["✅", "done"];
+  // A model kept from this PR by a rule: neither failed nor clean, the lens lines say why.
+  const skipped = count("skipped");
+  if (skipped === total) return ["⏭️", "skipped"];
   // Cancelled lenses were superseded, not broken: only a failure earns the warning.
   const failed = count("failed") > 0;
+  if (done > 0 && !failed && count("cancelled") === 0) {
+    return ["⏭️", `partial (${done}/${total} done, ${skipped} skipped)`];
+  }
   if (done > 0) {
     return failed
       ? ["⚠️", `partial (${done}/${total} done)`]
@@ -142,5 +152,7 @@ function lensDetail(lens: LensStatus): string {
       return lens.reason ?? "failed";
     case "cancelled":
       return lens.reason ?? "cancelled";
+    case "skipped":
+      return lens.reason === undefined ? "skipped" : `skipped: ${lens.reason}`;
   }
 }

@@ -34,6 +34,11 @@ export interface ReviewRoundOptions {
   onLensReport?: (report: LensReport) => Promise<void>;
   /** Lenses finished before a restart: their reports are reused, their models not called again. */
   finished?: readonly LensReport[];
+  /**
+   * Models kept from this change, by model id, with a reason safe to publish: each of
+   * their lenses ends "skipped" without a model being built or a process started.
+   */
+  skip?: ReadonlyMap<string, string>;
   resumed?: boolean;
   clock?: Clock;
   record?: { dir: string };
@@ -101,6 +106,14 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     jobs.map(async ({ model, lensId }): Promise<LensReport> => {
       const previous = finished.get(`${model.id}\u0000${lensId}`);
       if (previous !== undefined) return previous;
+      const skipReason = options.skip?.get(model.id);
+      if (skipReason !== undefined) {
+        // Decided before the limiter: a skipped lens takes no slot and starts nothing.
+        const report = skippedReport(model, lensId, skipReason);
+        onEvent(reportEvent(report, clock.now()));
+        await options.onLensReport?.(report);
+        return report;
+      }
       const raw = await options.limiter
         .run(
           () =>
@@ -206,6 +219,8 @@ function reportEvent(report: LensReport, at: number): LensEvent {
   }
   if (report.outcome === "cancelled")
     return { ...source, type: "cancelled", reason: report.failure ?? "cancelled" };
+  if (report.outcome === "skipped")
+    return { ...source, type: "skipped", reason: report.failure ?? "skipped" };
   return { ...source, type: "failed", reason: report.failure ?? "failed" };
 }
 
@@ -217,6 +232,11 @@ function cancelledOrFailed(
 ): LensReport {
   const report = failedReport(model, lens, publicMessage(error));
   return signal.aborted ? { ...report, outcome: "cancelled", failure: reasonOf(signal) } : report;
+}
+
+/** A lens never started: no text, no findings, no verdict; the reason says why. */
+function skippedReport(model: ModelConfig, lens: string, reason: string): LensReport {
+  return { ...failedReport(model, lens, reason), outcome: "skipped" };
 }
 
 function failedReport(model: ModelConfig, lens: string, failure: string): LensReport {

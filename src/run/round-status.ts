@@ -1,6 +1,7 @@
 import type { Verdict } from "../findings/schema.js";
 
-export type LensState = "queued" | "running" | "done" | "failed" | "cancelled";
+/** `skipped`: never started, a rule kept the model from this PR; neither failed nor clean. */
+export type LensState = "queued" | "running" | "done" | "failed" | "cancelled" | "skipped";
 
 export interface LensStatus {
   lens: string;
@@ -9,7 +10,7 @@ export interface LensStatus {
   turn?: number;
   /** When done. */
   verdict?: Verdict;
-  /** When failed or cancelled: a reason safe to publish. */
+  /** When failed, cancelled or skipped: a reason safe to publish. */
   reason?: string;
 }
 

@@ -47,9 +47,7 @@ export function applyLensEvent(status: RoundStatus, event: LensEvent): RoundStat
 
 function nextLensStatus(current: LensStatus, event: LensEvent): LensStatus {
   // A lens that has ended stays ended: late events of an aborted call change nothing.
-  if (current.state === "done" || current.state === "failed" || current.state === "cancelled") {
-    return current;
-  }
+  if (hasEnded(current.state)) return current;
   switch (event.type) {
     case "queued":
       return { lens: current.lens, state: "queued" };
@@ -64,7 +62,14 @@ function nextLensStatus(current: LensStatus, event: LensEvent): LensStatus {
       return { lens: current.lens, state: "failed", reason: event.reason };
     case "cancelled":
       return { lens: current.lens, state: "cancelled", reason: event.reason };
+    case "skipped":
+      return { lens: current.lens, state: "skipped", reason: event.reason };
   }
+}
+
+/** Done, failed, cancelled or skipped: nothing changes it any more. */
+export function hasEnded(state: LensStatus["state"]): boolean {
+  return state !== "queued" && state !== "running";
 }
 
 /** Marks every lens that has not ended as cancelled (a newer push, a shutdown). */

@@ -2,7 +2,7 @@ import type { QueueDepth } from "../run/queue/work-queue.js";
 import { MetricsRegistry } from "./metrics-registry.js";
 
 export type RoundMetricState = "started" | "resumed" | "completed" | "failed" | "cancelled";
-export type LensMetricOutcome = "done" | "failed" | "cancelled";
+export type LensMetricOutcome = "done" | "failed" | "cancelled" | "skipped";
 
 export interface GadflyMetricsOptions {
   /** Read at each scrape; the queue is shared, so every replica reports the same depth. */
@@ -37,7 +37,8 @@ export function createGadflyMetrics(options: GadflyMetricsOptions = {}): GadflyM
     "Lens reviews (one model, one lens) by how they ended.",
     ["outcome"],
   );
-  for (const outcome of ["done", "failed", "cancelled"] as const) lenses.inc({ outcome }, 0);
+  for (const outcome of ["done", "failed", "cancelled", "skipped"] as const)
+    lenses.inc({ outcome }, 0);
   const modelCalls = registry.histogram(
     "gadfly_model_call_duration_seconds",
     "Duration of model calls (a chat turn or an agent run), excluding the wait for a slot.",

@@ -109,7 +109,7 @@ function run(): Promise<void> {
   const plan = resolveReviewPlan(config, DEFAULT_REPO_CONFIG);
   return runPullRequestRound(
     octokit,
-    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false },
+    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false, fromFork: false },
     deps,
   );
 }

@@ -116,8 +116,50 @@ const workQueueTables = [
   )`,
 ];
 
+const LENS_STATES_WITH_SKIPPED = "'running', 'done', 'failed', 'cancelled', 'skipped'";
+
+/**
+ * A lens may end `skipped` (never started: agent CLIs on a fork's PR below the
+ * bubblewrap level). SQLite cannot alter a CHECK constraint, so its table is
+ * rebuilt with the same columns; nothing references `lens_runs`, so the copy
+ * keeps every row and key.
+ */
+const skippedLensesSqlite = [
+  `CREATE TABLE lens_runs_v3 (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    lens TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN (${LENS_STATES_WITH_SKIPPED})),
+    report TEXT,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0,
+    started_at BIGINT,
+    finished_at BIGINT,
+    PRIMARY KEY (round_id, model, lens)
+  )`,
+  `INSERT INTO lens_runs_v3 (round_id, model, lens, state, report, input_tokens, output_tokens,
+     started_at, finished_at)
+   SELECT round_id, model, lens, state, report, input_tokens, output_tokens, started_at, finished_at
+   FROM lens_runs`,
+  "DROP TABLE lens_runs",
+  "ALTER TABLE lens_runs_v3 RENAME TO lens_runs",
+];
+
+/** PostgreSQL names an inline column CHECK `<table>_<column>_check`: replaced in place. */
+const skippedLensesPostgres = [
+  "ALTER TABLE lens_runs DROP CONSTRAINT lens_runs_state_check",
+  `ALTER TABLE lens_runs ADD CONSTRAINT lens_runs_state_check
+    CHECK (state IN (${LENS_STATES_WITH_SKIPPED}))`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
   { version: 2, name: "work queue tables", sqlite: [], postgres: workQueueTables },
+  {
+    version: 3,
+    name: "skipped lenses",
+    sqlite: skippedLensesSqlite,
+    postgres: skippedLensesPostgres,
+  },
 ];

@@ -127,5 +127,27 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
       expect(await reopened.markLensRunning(running, "glm-5.2:cloud", "security")).toBe(false);
       expect(await reopened.markLensRunning(running, "glm-5.2:cloud", "performance")).toBe(true);
     });
+
+    it("keeps a skipped lens skipped through a restart: resumed, it is not started", async () => {
+      const roundId = await runningRound();
+      const skipped = sampleLensReport({
+        model: "claude-code/opus",
+        provider: "claude-code",
+        outcome: "skipped",
+        verdict: null,
+        statedVerdict: null,
+        text: "",
+        findings: [],
+        failure: "agent CLIs do not review fork PRs here",
+        turns: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+      });
+      await t.store.saveLensReport(roundId, skipped);
+
+      const reopened = await t.fixture.open(t.clock);
+      const [unfinished] = await reopened.unfinishedRounds();
+      expect(unfinished?.lensReports).toEqual([skipped]);
+      expect(await reopened.markLensRunning(roundId, "claude-code/opus", "security")).toBe(false);
+    });
   });
 }
