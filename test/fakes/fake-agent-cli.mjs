@@ -13,11 +13,23 @@
  *   --mode sleep-ignore-term sleeps, ignoring SIGTERM
  *   --mode sleep-with-child  starts a grandchild, then both sleep
  *   --mode leave-child       starts a grandchild that holds stdout open, answers, exits 0
+ *   --mode home              prints HOME, XDG_*, TMPDIR and what HOME holds, as JSON
+ *   --mode config-paths      prints the project configuration paths it loads, as JSON
  *   --model NAME             echoed by plain mode (checks `{model}` substitution)
  *   --pid-file PATH          where to write its pid (and the grandchild's, on a second line)
+ *
+ * Like the real CLIs, before anything else it loads project configuration from its
+ * working directory and runs every command it finds there: Claude Code hooks
+ * (`.claude/settings.json`), MCP servers (`.mcp.json`, `.gemini/settings.json`,
+ * `.cursor/mcp.json`, `.vscode/mcp.json`…), Codex `config.toml` servers, Copilot
+ * `.github/hooks/*.json`, aider's `lint-cmd`, a `.env` (whose FAKE_AGENT_STARTUP
+ * stands for what an environment file can make a CLI run: NODE_OPTIONS, a proxy…).
+ * Hooks run through `/bin/sh -c`, servers are spawned directly, each waited for; what
+ * they print goes into the answer, as Claude Code puts SessionStart output in context.
  */
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const options = parseArguments(process.argv.slice(2));
 const mode = options.get("mode") ?? "plain";
@@ -55,6 +67,137 @@ function startGrandchild(stdio) {
 
 function line(value) {
   process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/**
+ * Every project configuration path it loads, relative to its working directory. Kept in
+ * step with Gadfly's DEFAULT_REMOVED_PATHS by a test: a path Gadfly removes must be one
+ * this fake would otherwise load, or the removal is untested.
+ */
+const PROJECT_CONFIG_PATHS = [
+  ".claude/",
+  ".mcp.json",
+  ".codex/",
+  ".agents/",
+  ".gemini/",
+  ".env",
+  ".qwen/",
+  ".cursor/",
+  ".github/hooks/",
+  ".github/mcp.json",
+  ".github/copilot/",
+  ".vscode/mcp.json",
+  "opencode.json",
+  "opencode.jsonc",
+  ".opencode/",
+  "crush.json",
+  ".crush.json",
+  ".aider.conf.yml",
+  ".aider.model.settings.yml",
+  ".aider.model.metadata.json",
+  ".continue/",
+  ".kiro/",
+  ".roo/",
+  ".windsurf/",
+];
+
+/** Commands one configuration file asks for: {shell} through /bin/sh -c, {argv} spawned. */
+function commandsIn(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const name = file.split("/").at(-1);
+  if (name === ".env") {
+    const found = [];
+    for (const line of text.split("\n")) {
+      const match = /^\s*FAKE_AGENT_STARTUP\s*=\s*(.*)$/.exec(line);
+      if (match) found.push({ shell: match[1].replace(/^["']|["']$/g, "") });
+    }
+    return found;
+  }
+  if (name.endsWith(".toml")) {
+    // Codex: [mcp_servers.NAME] command = "..." args = [...]; notify = [...]
+    const found = [];
+    for (const match of text.matchAll(/^\s*command\s*=\s*"([^"]*)"\s*$/gm)) {
+      const after = text.slice(match.index);
+      const args = /^\s*args\s*=\s*(\[.*\])\s*$/m.exec(after);
+      found.push({ argv: [match[1], ...(args ? JSON.parse(args[1]) : [])] });
+    }
+    return found;
+  }
+  if (name.endsWith(".yml") || name.endsWith(".yaml")) {
+    // aider runs its lint and test commands itself.
+    return [...text.matchAll(/^\s*(?:lint-cmd|test-cmd|command)\s*:\s*(.+)$/gm)].map((match) => ({
+      shell: match[1].trim().replace(/^["']|["']$/g, ""),
+    }));
+  }
+  let json;
+  try {
+    json = JSON.parse(text.replace(/^\s*\/\/.*$/gm, ""));
+  } catch {
+    return [];
+  }
+  const found = [];
+  const visit = (value) => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    // A hook: Claude Code {type:"command", command}, Copilot {bash}, Cursor {command}.
+    if (typeof value.bash === "string") found.push({ shell: value.bash });
+    if (typeof value.command === "string") {
+      found.push(
+        Array.isArray(value.args)
+          ? { argv: [value.command, ...value.args] }
+          : { shell: value.command },
+      );
+    }
+    for (const child of Object.values(value)) visit(child);
+  };
+  visit(json);
+  return found;
+}
+
+/** Every file under a configuration path, as a CLI scanning its settings directory would. */
+function filesUnder(path, depth = 0) {
+  let stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return [];
+  }
+  if (!stats.isDirectory()) return [path];
+  if (depth > 4) return [];
+  return readdirSync(path).flatMap((entry) => filesUnder(join(path, entry), depth + 1));
+}
+
+function loadProjectConfiguration() {
+  const outputs = [];
+  for (const configPath of PROJECT_CONFIG_PATHS) {
+    const path = join(process.cwd(), configPath);
+    if (!existsSync(path)) continue;
+    for (const file of filesUnder(path)) {
+      for (const command of commandsIn(file)) {
+        const result = command.shell
+          ? spawnSync("/bin/sh", ["-c", command.shell], { encoding: "utf8", timeout: 20_000 })
+          : spawnSync(command.argv[0], command.argv.slice(1), {
+              encoding: "utf8",
+              timeout: 20_000,
+            });
+        outputs.push(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+      }
+    }
+  }
+  return outputs.join("");
+}
+
+const hookOutput = loadProjectConfiguration();
+if (hookOutput !== "") {
+  process.stdout.write(`hook output: ${hookOutput}\n`);
 }
 
 const prompt = await readStdin();
@@ -144,6 +287,24 @@ switch (mode) {
       `Error: authentication failed with key ${process.env.FAKE_AGENT_SECRET ?? "(none)"}\n`,
     );
     process.exitCode = Number(options.get("exit-code") ?? "1");
+    break;
+  case "home": {
+    const home = process.env.HOME ?? "";
+    process.stdout.write(
+      `${JSON.stringify({
+        home,
+        homeEntries: existsSync(home) ? readdirSync(home).sort() : null,
+        xdgConfigHome: process.env.XDG_CONFIG_HOME,
+        xdgCacheHome: process.env.XDG_CACHE_HOME,
+        xdgDataHome: process.env.XDG_DATA_HOME,
+        tmpdir: process.env.TMPDIR,
+        cwd: process.cwd(),
+      })}\n`,
+    );
+    break;
+  }
+  case "config-paths":
+    process.stdout.write(`${JSON.stringify(PROJECT_CONFIG_PATHS)}\n`);
     break;
   case "huge":
     process.stdout.write("x".repeat(Number(options.get("bytes") ?? "2000")));

@@ -1,5 +1,11 @@
 import { basename } from "node:path";
 import type { CommandProviderConfig } from "../../../config/schema.js";
+import {
+  type AgentIsolation,
+  type AgentSandbox,
+  NO_ISOLATION,
+  openAgentSandbox,
+} from "../../../sandbox/index.js";
 import { abortError } from "../../abort-error.js";
 import { InvalidModelResponseError, ModelAbortedError, ModelError } from "../../errors.js";
 import type { AgentModel, AgentRunRequest, AgentRunResult } from "../../language-model.js";
@@ -9,7 +15,8 @@ import { parseAgentOutput } from "./parse-agent-output.js";
 import { runAgentProcess } from "./run-agent-process.js";
 
 export interface CommandAgentModelOptions {
-  provider: Pick<CommandProviderConfig, "name" | "command" | "env">;
+  provider: Pick<CommandProviderConfig, "name" | "command" | "env"> &
+    Partial<Pick<CommandProviderConfig, "removePaths">>;
   /** What the board shows. */
   modelId: string;
   /** Substituted for `{model}` in the command. */
@@ -18,6 +25,10 @@ export interface CommandAgentModelOptions {
   env: Readonly<Record<string, string | undefined>>;
   killGraceMs?: number;
   maxOutputBytes?: number;
+  /** How the CLI is kept from the host (detected at start-up); default NO_ISOLATION. */
+  isolation?: AgentIsolation | undefined;
+  /** Where each run's workspace copy and HOME are made; default the system temporary directory. */
+  temporaryRoot?: string | undefined;
 }
 
 const DEFAULT_KILL_GRACE_MS = 5_000;
@@ -26,7 +37,12 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 // The reason shown on the board: the last words of stderr, not the whole log.
 const REASON_LENGTH = 400;
 
-/** An agent CLI (Claude Code, Codex, Gemini CLI…) run in the snapshot with the prompt on stdin. */
+/**
+ * An agent CLI (Claude Code, Codex, Gemini CLI…) run with the prompt on stdin, in a
+ * scrubbed copy of the snapshot with a fresh HOME (openAgentSandbox), inside the
+ * isolation detected at start-up. The copy and HOME are deleted when the run ends,
+ * however it ends.
+ */
 export function createCommandAgentModel(options: CommandAgentModelOptions): AgentModel {
   const { provider } = options;
   const childEnvironment = buildChildEnvironment(options.env, provider.env);
@@ -37,16 +53,43 @@ export function createCommandAgentModel(options: CommandAgentModelOptions): Agen
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
 
   async function run(request: AgentRunRequest): Promise<AgentRunResult> {
-    const outcome = await runAgentProcess({
-      argv,
-      cwd: request.cwd,
-      env: childEnvironment,
-      stdin: request.prompt,
-      signal: request.signal,
-      killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-      maxOutputBytes,
-      stderrTailBytes: STDERR_TAIL_BYTES,
-    });
+    if (request.signal?.aborted) {
+      throw abortError(request.signal);
+    }
+    let sandbox: AgentSandbox;
+    try {
+      sandbox = await openAgentSandbox({
+        snapshot: request.cwd,
+        command: argv,
+        env: childEnvironment,
+        isolation: options.isolation ?? NO_ISOLATION,
+        removePaths: provider.removePaths,
+        temporaryRoot: options.temporaryRoot,
+      });
+    } catch (error) {
+      // The detail (paths, errno) stays in the cause; the board gets the short reason.
+      throw new ModelError(`${provider.name}: could not prepare the agent's workspace`, {
+        cause: error,
+      });
+    }
+    let outcome: Awaited<ReturnType<typeof runAgentProcess>>;
+    try {
+      outcome = await runAgentProcess({
+        argv: sandbox.argv,
+        cwd: sandbox.cwd,
+        env: sandbox.env,
+        uid: sandbox.uid,
+        gid: sandbox.gid,
+        stdin: request.prompt,
+        signal: request.signal,
+        killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+        maxOutputBytes,
+        stderrTailBytes: STDERR_TAIL_BYTES,
+      });
+    } finally {
+      // runAgentProcess settles only once the agent and its group are gone: nothing writes here any more.
+      await sandbox.dispose();
+    }
     switch (outcome.kind) {
       case "spawn-failed":
         throw new ModelError(`${provider.name}: cannot run ${program} (${outcome.code})`);

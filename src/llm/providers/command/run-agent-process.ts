@@ -4,6 +4,9 @@ export interface AgentProcessOptions {
   argv: readonly string[];
   cwd: string;
   env: Record<string, string>;
+  /** Spawn as this user and group (the `user` isolation level; needs root). */
+  uid?: number | undefined;
+  gid?: number | undefined;
   stdin: string;
   signal?: AbortSignal | undefined;
   /** Between SIGTERM and SIGKILL when the run is aborted. */
@@ -49,6 +52,9 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
       shell: false,
+      // Node clears the supplementary groups when it changes identity: root's stay behind.
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
     });
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,11 +18,14 @@ const FAKE_CLI = fileURLToPath(new URL("../../../fakes/fake-agent-cli.mjs", impo
 const SECRET = "agent-secret-value-42424242";
 
 let snapshot: string;
+/** Where each run's workspace copy and HOME are made, to check they are gone afterwards. */
+let runs: string;
 /** Every process a test started, so none outlives a failing test. */
 const startedPids: number[] = [];
 
 beforeEach(async () => {
   snapshot = await realpath(await mkdtemp(join(tmpdir(), "gadfly-command-")));
+  runs = await realpath(await mkdtemp(join(tmpdir(), "gadfly-command-runs-")));
 });
 
 afterEach(async () => {
@@ -32,6 +35,7 @@ afterEach(async () => {
     }
   }
   await rm(snapshot, { recursive: true, force: true });
+  await rm(runs, { recursive: true, force: true });
 });
 
 function agent(
@@ -55,6 +59,7 @@ function agent(
       GITHUB_PRIVATE_KEY: "not for agents",
       OPENAI_API_KEY: "sk-not-for-agents-123456",
     },
+    temporaryRoot: runs,
     ...overrides,
   });
 }
@@ -94,15 +99,16 @@ async function readPids(file: string): Promise<number[]> {
 }
 
 describe("createCommandAgentModel", () => {
-  it("substitutes {model}, runs in the snapshot and writes the prompt on stdin", async () => {
+  it("substitutes {model}, runs in a copy of the snapshot, writes the prompt on stdin, and deletes the copy", async () => {
     const result = await agent("plain").run({
       prompt: "Review this PR.\nIt adds eval().",
       cwd: snapshot,
     });
-    expect(result.text).toBe(
-      `model=opus\ncwd=${snapshot}\nprompt=Review this PR.\nIt adds eval().`,
-    );
+    const cwd = /^cwd=(.*)$/m.exec(result.text)?.[1] ?? "";
+    expect(cwd).toMatch(new RegExp(`^${runs}/gadfly-agent-[^/]+/workspace$`));
+    expect(result.text).toBe(`model=opus\ncwd=${cwd}\nprompt=Review this PR.\nIt adds eval().`);
     expect(result.transcript).toEqual([]);
+    expect(await readdir(runs)).toEqual([]);
   });
 
   it("parses a Claude Code stream-json transcript: the last turn is the text, earlier turns the transcript", async () => {
@@ -134,10 +140,19 @@ describe("createCommandAgentModel", () => {
     expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
-  it("gives the child only PATH, HOME, LANG and the variables the provider lists", async () => {
+  it("gives the child only PATH, LANG, the variables the provider lists and a HOME of its own", async () => {
     const result = await agent("env").run({ prompt: "p", cwd: snapshot });
     expect(result.text).toBe(
-      `ENV ${JSON.stringify(["FAKE_AGENT_SECRET", "HOME", "LANG", "PATH"])}`,
+      `ENV ${JSON.stringify([
+        "FAKE_AGENT_SECRET",
+        "HOME",
+        "LANG",
+        "PATH",
+        "TMPDIR",
+        "XDG_CACHE_HOME",
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+      ])}`,
     );
   });
 
