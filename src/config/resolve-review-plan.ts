@@ -15,7 +15,8 @@ export interface ReviewPlan {
 /**
  * Combines the app config with a repository's choices. The repository may only
  * narrow the app's models and pick lenses; anything it names that the app does
- * not have is a ConfigError naming the field.
+ * not have is a ConfigError naming the field. Choices are deduplicated, so a
+ * round runs at most (app models) × (app lenses + custom lenses) reviewers.
  */
 export function resolveReviewPlan(
   app: AppConfig,
@@ -24,6 +25,9 @@ export function resolveReviewPlan(
 ): ReviewPlan {
   const issues: ConfigIssue[] = [];
   const known = new Map(app.models.map((model) => [model.id, model]));
+  // Deduplicated: a model named twice is reviewed once, so the plan never has
+  // more models than the app has, however long the list.
+  const chosen = new Set<string>();
   const models = (repo.models ?? app.models.map((model) => model.id)).flatMap((id, index) => {
     const model = known.get(id);
     if (model === undefined) {
@@ -33,7 +37,17 @@ export function resolveReviewPlan(
       });
       return [];
     }
+    if (chosen.has(id)) return [];
+    chosen.add(id);
     return [model];
+  });
+  repo.customLenses.forEach((lens, index) => {
+    if (app.review.lenses.includes(lens.id)) {
+      issues.push({
+        path: `customLenses[${index}].id`,
+        message: `"${lens.id}" is one of the app's lenses: give yours another id`,
+      });
+    }
   });
   const custom = new Map(repo.customLenses.map((lens) => [lens.id, lens]));
   const available = new Set([...app.review.lenses, ...custom.keys()]);
@@ -47,10 +61,11 @@ export function resolveReviewPlan(
     }
   });
   if (issues.length > 0) throw new ConfigError(source, issues);
+  const distinctLenses = [...new Set(lenses)];
   return {
     models,
-    lenses: [...new Set(lenses)],
-    customLenses: lenses.flatMap((id) => custom.get(id) ?? []),
+    lenses: distinctLenses,
+    customLenses: distinctLenses.flatMap((id) => custom.get(id) ?? []),
     review: app.review,
     ignore: repo.ignore,
   };

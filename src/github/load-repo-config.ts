@@ -1,5 +1,6 @@
 import { ConfigError, type ConfigIssue } from "../config/config-error.js";
 import { parseConfigText } from "../config/parse-config-text.js";
+import { REPO_CONFIG_LIMITS } from "../config/repo-config-limits.js";
 import { DEFAULT_REPO_CONFIG, RepoConfig } from "../config/repo-config-schema.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
@@ -33,7 +34,20 @@ export async function loadRepoConfig(
         issues: [{ path: "", message: `${REPO_CONFIG_PATH} is not a file` }],
       };
     }
-    text = Buffer.from(data.content, "base64").toString("utf8");
+    const bytes = Buffer.from(data.content, "base64");
+    if (Math.max(bytes.length, data.size) > REPO_CONFIG_LIMITS.fileBytes) {
+      // Checked before parsing: the file is untrusted and parsing costs in its size.
+      return {
+        config: DEFAULT_REPO_CONFIG,
+        issues: [
+          {
+            path: "",
+            message: `${REPO_CONFIG_PATH} is ${Math.max(bytes.length, data.size)} bytes; the limit is ${REPO_CONFIG_LIMITS.fileBytes}`,
+          },
+        ],
+      };
+    }
+    text = bytes.toString("utf8");
   } catch (error) {
     if ((error as { status?: number }).status === 404)
       return { config: DEFAULT_REPO_CONFIG, issues: null };

@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { ignoreMatcher } from "../config/ignore-matcher.js";
 import type { DiffFile } from "../diff/diff-file.js";
 import { packDiff } from "../diff/pack-diff.js";
 import type { ChangeSet } from "./change-set.js";
@@ -19,8 +19,8 @@ export interface ChangeSetSource {
 
 /** Applies the ignore globs and packs the rest into the reviewers' budget; nothing is dropped silently. */
 export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
-  const isIgnored =
-    source.ignore.length === 0 ? () => false : picomatch([...source.ignore], { dot: true });
+  // Linear-time matching of the repository's globs: a hostile glob cannot stall the event loop.
+  const isIgnored = ignoreMatcher(source.ignore);
   const notReviewed: NotReviewed[] = [];
   const reviewed: DiffFile[] = [];
   for (const file of source.files) {

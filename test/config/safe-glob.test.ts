@@ -1,0 +1,179 @@
+import picomatch from "picomatch";
+import { describe, expect, it } from "vitest";
+import { ignoreMatcher } from "../../src/config/ignore-matcher.js";
+import { REPO_CONFIG_LIMITS } from "../../src/config/repo-config-limits.js";
+import { compileSafeGlob, MAX_GLOB_ALTERNATIVES } from "../../src/config/safe-glob.js";
+
+const compile = (glob: string) => {
+  const compiled = compileSafeGlob(glob);
+  if (!compiled.ok) throw new Error(`${glob}: ${compiled.problem}`);
+  return compiled;
+};
+const problem = (glob: string) => {
+  const compiled = compileSafeGlob(glob);
+  return compiled.ok ? "accepted" : compiled.problem;
+};
+
+describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
+  // picomatch (dot: true) is what `ignore:` meant before: configs that worked keep working.
+  const globs = [
+    "docs/**",
+    "**/*.snap",
+    "*.md",
+    "src/**/*.ts",
+    "a/**/b",
+    "**",
+    "{src,lib}/**",
+    "*.{js,ts}",
+    "[a-c]*.txt",
+    "[^a]*",
+    "a**b",
+    "**/test/**",
+    "?.js",
+    "**/.env*",
+    "a/*/b",
+    "x/**/y/**/z",
+    "\\*.md",
+    "[]]x",
+    "a-b/*.c",
+    "dist/**/*.min.{js,css}",
+    "**/__snapshots__/**",
+    "ünï/*.cødé",
+  ];
+  const paths = [
+    "docs",
+    "docs/a.md",
+    "docs/a/b.md",
+    "a.snap",
+    "x/y/z.snap",
+    "README.md",
+    "x/README.md",
+    "src/a.ts",
+    "src/x/y/a.ts",
+    "src/a.js",
+    "a/b",
+    "a/x/b",
+    "a/x/y/b",
+    "ab",
+    "lib/x",
+    "src",
+    "a.js",
+    "b.ts",
+    "b.txt",
+    "d.txt",
+    "aXXb",
+    "a/b/test/c",
+    "test/x",
+    ".env",
+    ".env.local",
+    "x/.env.prod",
+    "a/c/b",
+    "x/y/z",
+    "x/1/y/2/z",
+    "*.md",
+    "]x",
+    "a-b/q.c",
+    "abc.txt",
+    "bob",
+    "dist/x/app.min.js",
+    "dist/app.min.css",
+    "src/__snapshots__/a.snap",
+    "ünï/x.cødé",
+  ];
+  it.each(globs)("%s matches what picomatch matches", (glob) => {
+    const ours = compile(glob);
+    const theirs = picomatch(glob, { dot: true });
+    const disagreements = paths.filter((path) => ours.matches(path) !== theirs(path));
+    expect(disagreements).toEqual([]);
+  });
+
+  it("takes `?` as one character, where picomatch takes half of an astral one", () => {
+    expect(compile("?.js").matches("😀.js")).toBe(true);
+    expect(compile("[😀-😂].js").matches("😁.js")).toBe(true);
+  });
+
+  it("reads [!…] as a negated class (POSIX), where picomatch reads a negation", () => {
+    const glob = compile("[!a]*");
+    expect(glob.matches("bob")).toBe(true);
+    expect(glob.matches("abc")).toBe(false);
+    expect(glob.matches("x/y")).toBe(false);
+  });
+
+  it.each([
+    ["(a+)+b", "groups and extglobs are not supported"],
+    ["+(a|b)", "groups and extglobs are not supported"],
+    ["a|b", "groups and extglobs are not supported"],
+    ["!docs/**", "negation"],
+    ["/build/**", "drop the leading '/'"],
+    ["build/", "a trailing '/'"],
+    ["{a,{b,c}}", "nested braces"],
+    ["{a}", "has no ','"],
+    ["{a,b", "never closed"],
+    ["a}", "closes no '{'"],
+    ["[ab", "never closed"],
+    ["[[:alpha:]]", "POSIX classes"],
+    ["[z-a]", "reversed"],
+    ["a\\", "escapes nothing"],
+    ["{a,b}{c,d}{e,f}{g,h}", `more than ${MAX_GLOB_ALTERNATIVES} patterns`],
+  ])("refuses %s with a reason", (glob, reason) => {
+    expect(problem(glob)).toContain(reason);
+  });
+
+  it("matches in time linear in the path, whatever the glob", () => {
+    // All `a` (with a `/` now and then where the glob crosses segments): every star and
+    // globstar stays alive to the end, the input that makes a backtracking matcher exponential.
+    const segmented = (length: number) =>
+      Array.from({ length }, (_, index) => (index % 17 === 16 ? "/" : "a")).join("");
+    const flat = (length: number) => "a".repeat(length);
+    const hostile: [string, (length: number) => string][] = [
+      [`${"**/".repeat(20)}*a*a*a*a*a*a*a*a*b`, segmented],
+      [`${"*a".repeat(33)}*b`, flat],
+      [`${"*/".repeat(30)}*`, segmented],
+      [`**/${"?".repeat(60)}b`, segmented],
+    ];
+    const lengths = [34, 100, 1_000, 10_000];
+    const figures: string[] = [];
+    for (const [glob, pathOf] of hostile) {
+      const compiled = compile(glob);
+      compiled.matches(pathOf(1_000)); // warm up the JIT, so the first length is not the slowest
+      const timings = lengths.map((length) => {
+        const path = pathOf(length);
+        const runs = Array.from({ length: 5 }, () => {
+          const started = performance.now();
+          expect(compiled.matches(path)).toBe(false);
+          return performance.now() - started;
+        }).sort((left, right) => left - right);
+        return runs[2] as number;
+      });
+      figures.push(
+        `${glob.slice(0, 40)}… (${compiled.stateCount} states): ${lengths
+          .map((length, index) => `${length} chars ${timings[index]?.toFixed(2)} ms`)
+          .join(", ")}`,
+      );
+      // Linear: 10× the path costs about 10× (not 2^n); generous for a shared machine.
+      const [, , at1000 = 0, at10000 = 0] = timings;
+      expect(at10000).toBeLessThan(100);
+      expect(at10000).toBeLessThan(Math.max(at1000, 0.5) * 40);
+    }
+    console.log(`safe glob timings (median of 5):\n  ${figures.join("\n  ")}`);
+  });
+
+  it("bounds the whole ignore list: the worst allowed list against a 10,000-character path", () => {
+    // As many states as the config allows, every one kept alive by the path.
+    const globOf = (index: number) => `**/${"*a".repeat(45)}*${index}`;
+    const states = compile(globOf(0)).stateCount;
+    const count = Math.floor(REPO_CONFIG_LIMITS.ignoreMatcherStates / states);
+    // All different, so that none is matched twice for the price of one.
+    const isIgnored = ignoreMatcher(Array.from({ length: count }, (_, index) => globOf(index)));
+    const path = Array.from({ length: 10_000 }, (_, index) => (index % 17 === 16 ? "/" : "a")).join(
+      "",
+    );
+    const started = performance.now();
+    expect(isIgnored(path)).toBe(false);
+    const elapsed = performance.now() - started;
+    console.log(
+      `${count} globs × ${states} states (${count * states} of ${REPO_CONFIG_LIMITS.ignoreMatcherStates} allowed) against 10,000 characters: ${elapsed.toFixed(1)} ms`,
+    );
+    expect(elapsed).toBeLessThan(1_000);
+  });
+});
