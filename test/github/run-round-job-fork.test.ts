@@ -1,0 +1,142 @@
+import { Probot } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadLenses } from "../../src/agent/load-lenses.js";
+import { AppConfig, type ModelConfig } from "../../src/config/schema.js";
+import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { RoundRegistry } from "../../src/github/round-registry.js";
+import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
+import { runRoundJob } from "../../src/github/run-round-job.js";
+import type { ChatModel } from "../../src/llm/language-model.js";
+import { FORK_SKIP_REASON } from "../../src/run/fork-rule.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import type { IsolationLevel } from "../../src/sandbox/index.js";
+import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { FakeClock } from "../helpers/fake-clock.js";
+import {
+  type TemporaryStoreDirectory,
+  temporaryStoreDirectory,
+} from "../run/store/helpers/temporary-store-directory.js";
+import { RecordingQueue } from "./helpers/recording-queue.js";
+
+/*
+ * Whoever runs a round (the worker that took the job, or one resuming it after a restart)
+ * learns that its pull request comes from a fork from GitHub itself: nothing in the stored
+ * round or the delivery has to carry it, so no restart can lose it.
+ */
+
+const REPO = { owner: "octo-org", repo: "api" };
+let github: FakeGitHub;
+let octokit: GitHubClient;
+let installationId = 0;
+let temporary: TemporaryStoreDirectory;
+
+beforeAll(async () => {
+  github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
+  const { privateKey, Octokit } = probotCredentials(github.apiUrl);
+  const probot = new Probot({ appId: 1, privateKey, Octokit, logLevel: "fatal" });
+  ({ installationId } = github.addRepo({ ...REPO, name: REPO.repo, ownerType: "Organization" }));
+  octokit = (await probot.auth(installationId)) as GitHubClient;
+});
+afterAll(() => github.close());
+beforeEach(async () => {
+  temporary = await temporaryStoreDirectory();
+});
+afterEach(async () => {
+  await temporary.remove();
+});
+
+const config = AppConfig.parse({
+  providers: [
+    { name: "local", type: "ollama" },
+    { name: "claude-code", type: "command", command: ["claude", "-p"] },
+  ],
+  models: [
+    { id: "chat", provider: "local" },
+    { id: "claude-code/opus", provider: "claude-code", model: "opus" },
+  ],
+  review: { lenses: ["security"], verify: false },
+});
+
+/** Runs a round left unfinished by a restart: a fresh store handle, the job resumed. */
+async function resumeRound(fork: boolean, agentIsolation: IsolationLevel | undefined) {
+  const pr = github.addPullRequest({
+    ...REPO,
+    ...(fork ? { headRepository: { owner: "mallory", name: "api" } } : {}),
+    files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+  });
+  const clock = new FakeClock(Date.now());
+  const first = await SqliteRunStore.open({ path: temporary.path, clock });
+  const { round } = await first.startRound({
+    repo: REPO,
+    installationId,
+    pullNumber: pr.number,
+    headSha: pr.headSha,
+    trigger: { kind: "push", deliveryId: `d-${pr.number}` },
+  });
+  await first.markRoundRunning(round.id);
+  await first.close();
+
+  const store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+  const built: string[] = [];
+  const deps: RoundDependencies = {
+    config,
+    env: {},
+    store,
+    queue: new RecordingQueue(),
+    limiter: createReviewerLimiter(2),
+    registry: new RoundRegistry(),
+    lenses: await loadLenses(),
+    dataDir: temporary.directory,
+    clock,
+    boardIntervalMs: 100,
+    botLogin: "gadfly[bot]",
+    log: { info() {}, warn() {}, error() {} },
+    createModel: (model: ModelConfig): ChatModel => {
+      built.push(model.id);
+      return {
+        kind: "chat",
+        provider: model.provider,
+        modelId: model.id,
+        chat: async () => ({
+          text: renderLensAnswer("No material issues found", []),
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        }),
+      };
+    },
+    ...(agentIsolation === undefined ? {} : { agentIsolation }),
+  };
+  const stored = (await store.findRound(round.id)) ?? round;
+  await runRoundJob(octokit, { round: stored, finished: [], resumed: true }, deps);
+  const outcomes = (await store.lensReports(round.id)).map(
+    (report) =>
+      `${report.model}:${report.outcome}${report.failure === null ? "" : ` (${report.failure})`}`,
+  );
+  return { built, outcomes, state: (await store.findRound(round.id))?.state };
+}
+
+describe("a resumed round of a fork's pull request", () => {
+  it("skips the agent CLI below bubblewrap (absent level reads as none) and completes", async () => {
+    for (const level of [undefined, "none", "user"] as const) {
+      const { built, outcomes, state } = await resumeRound(true, level);
+      expect(built).toEqual(["chat"]);
+      expect(outcomes).toEqual(["chat:done", `claude-code/opus:skipped (${FORK_SKIP_REASON})`]);
+      expect(state).toBe("completed");
+    }
+  });
+
+  it("runs the agent CLI under bubblewrap", async () => {
+    const { built, outcomes } = await resumeRound(true, "bwrap");
+    expect(built.sort()).toEqual(["chat", "claude-code/opus"]);
+    expect(outcomes).toEqual(["chat:done", "claude-code/opus:done"]);
+  });
+
+  it("runs the agent CLI on a same-repository pull request at any level", async () => {
+    const { built } = await resumeRound(false, "none");
+    expect(built.sort()).toEqual(["chat", "claude-code/opus"]);
+  });
+});
