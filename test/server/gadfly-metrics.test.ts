@@ -37,7 +37,7 @@ describe("createGadflyMetrics", () => {
       failed: 0,
       cancelled: 0,
     });
-    expect(values("gadfly_lenses_total")).toEqual({ done: 1, failed: 1, cancelled: 0 });
+    expect(values("gadfly_lenses_total")).toEqual({ done: 1, failed: 1, cancelled: 0, skipped: 0 });
     expect(values("gadfly_queue_jobs")).toEqual({ queued: 5, active: 2 });
     const latency = families.find((family) => family.name === "gadfly_model_call_duration_seconds");
     expect(
