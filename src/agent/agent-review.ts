@@ -35,6 +35,7 @@ export async function agentReview(
       statedVerdict: checked.verdict,
       findings: checked.findings,
       rejected: checked.rejected,
+      overLimit: checked.overLimit,
       recovered: first.text !== first.terminal,
       conversation: null,
     };

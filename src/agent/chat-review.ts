@@ -49,6 +49,7 @@ export async function chatReview(model: ChatModel, session: ReviewSession): Prom
       statedVerdict: checked.verdict,
       findings: checked.findings,
       rejected: checked.rejected,
+      overLimit: checked.overLimit,
       recovered: text !== loop.terminal,
       conversation: loop.messages,
     };

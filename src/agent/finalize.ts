@@ -60,7 +60,13 @@ const CITATION_LABEL_RE = new RegExp(
   String.raw`^${LEAD_MARKERS}(?:sources?|citations?|references?|links?|further reading)[*_]*\s*:[*_]*`,
   "i",
 );
-const LINK_RE = /\[[^\]\n]*\]\([^)\s]+\)|<?https?:\/\/[^\s>)]+/i;
+/*
+ * A markdown link or a bare URL. Neither the link text nor its target may hold
+ * a bracket or an opening parenthesis: each attempt then stops where the next
+ * one starts, so a hostile line of "[[[[" or "[a](" repeated scans in linear
+ * time. A URL whose target does hold them still matches the bare-URL branch.
+ */
+const LINK_RE = /\[[^[\]\n]*\]\([^()[\]\s]+\)|<?https?:\/\/[^\s>)]+/i;
 
 /*
  * The ack sentence of a summary closer, assembled from named fragments.

@@ -27,6 +27,12 @@ export interface LensReport {
   findings: LensFinding[];
   /** Findings the verify pass dropped: counted and shown, never silently lost. */
   dropped: LensFinding[];
+  /**
+   * Valid findings beyond the per-lens limit (MAX_FINDINGS_PER_LENS), dropped
+   * before verification: counted and shown. Absent in reports stored before the
+   * limit existed, which read as 0.
+   */
+  overLimit?: number;
   /** Why the lens failed, was cancelled or was skipped, safe to publish (no stack, no key). */
   failure: string | null;
   /** Tool-loop turns used. */

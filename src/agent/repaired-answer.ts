@@ -28,6 +28,7 @@ export function repairedAnswer(
     statedVerdict: recheck.verdict,
     findings: recheck.findings,
     rejected: recheck.rejected,
+    overLimit: recheck.overLimit,
     recovered,
     conversation,
   };

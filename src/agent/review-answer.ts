@@ -10,6 +10,8 @@ export interface ReviewAnswer {
   findings: LensFinding[];
   /** Entries of the block that could not be used. */
   rejected: string[];
+  /** Valid findings beyond the per-lens limit, left out of `findings`. */
+  overLimit: number;
   /** Finalize replaced a degenerate terminal turn. */
   recovered: boolean;
   /** Chat models: the conversation so far, ending with the answer; verification continues it. */

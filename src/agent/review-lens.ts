@@ -128,7 +128,16 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     }
     const verdict = deriveVerdict(findings);
     emit({ type: "done", verdict, findings: findings.length, dropped: dropped.length });
-    return report({ outcome: "done", verdict, statedVerdict, text, findings, dropped, recovered });
+    return report({
+      outcome: "done",
+      verdict,
+      statedVerdict,
+      text,
+      findings,
+      dropped,
+      overLimit: review.overLimit,
+      recovered,
+    });
   } catch (error) {
     if (signal.aborted) {
       const reason = cancelReason(signal.reason);
@@ -147,10 +156,18 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
   }
 }
 
+/** Rejected entries named in the lens text; beyond this they are counted (the block is model output). */
+const MAX_NAMED_REJECTIONS = 10;
+
 /** Entries of the block we could not read are named, not silently lost. */
 function withRejectedNote(text: string, rejected: readonly string[]): string {
   if (rejected.length === 0) return text;
-  return `${text}\n\n_Gadfly could not read ${rejected.length} entr${rejected.length === 1 ? "y" : "ies"} of the findings block: ${rejected.join("; ")}._`;
+  const named = rejected.slice(0, MAX_NAMED_REJECTIONS).join("; ");
+  const more =
+    rejected.length > MAX_NAMED_REJECTIONS
+      ? ` and ${rejected.length - MAX_NAMED_REJECTIONS} more`
+      : "";
+  return `${text}\n\n_Gadfly could not read ${rejected.length} entr${rejected.length === 1 ? "y" : "ies"} of the findings block: ${named}${more}._`;
 }
 
 function cancelReason(reason: unknown): string {

@@ -1,3 +1,4 @@
+import { MAX_FINDINGS_PER_LENS } from "../findings/parse.js";
 import type { LensFinding } from "../findings/schema.js";
 import type { AgentModel, ChatModel, LanguageModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
@@ -73,6 +74,11 @@ export async function verifyFindings(
       .join("; ");
     notes.push(
       `Verification dropped ${dropped.length} of ${review.findings.length} findings: ${list}.`,
+    );
+  }
+  if (checked.overLimit > 0) {
+    notes.push(
+      `The verification answer listed ${checked.overLimit} finding(s) beyond the limit of ${MAX_FINDINGS_PER_LENS} per lens; they were not read.`,
     );
   }
   if (added.length > 0) {

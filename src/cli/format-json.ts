@@ -57,6 +57,7 @@ function lensReport(report: LensReport): JsonLensReport {
     statedVerdict: report.statedVerdict,
     findings: report.findings.map(lensFinding),
     dropped: report.dropped.map(lensFinding),
+    overLimit: report.overLimit ?? 0,
     failure: report.failure,
     turns: report.turns,
     recovered: report.recovered,

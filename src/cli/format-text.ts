@@ -1,5 +1,6 @@
 import type { Cluster } from "../consensus/cluster.js";
 import type { Consensus, ModelSummary } from "../consensus/consensus.js";
+import { MAX_FINDINGS_PER_LENS } from "../findings/parse.js";
 import type { Severity, Verdict } from "../findings/schema.js";
 import { formatLocation } from "../render/format-location.js";
 import type { NotReviewed } from "../run/round-status.js";
@@ -136,6 +137,12 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
       `  ${safe(model.model)} ${paint(`(${safe(model.provider)})`, "dim")} — ${verdict} ${paint(`· ${done}/${model.lenses.length} lenses done`, "dim")}`,
     ];
     for (const lens of model.lenses) {
+      const overLimit = lens.overLimit ?? 0;
+      if (overLimit > 0) {
+        lines.push(
+          `    ${paint(`${safe(lens.lens)}: ${plural(overLimit, "more finding")} dropped (limit ${MAX_FINDINGS_PER_LENS} per lens)`, "yellow")}`,
+        );
+      }
       if (lens.outcome === "done") continue;
       const reason = lens.failure === null ? "" : `: ${safe(lens.failure)}`;
       lines.push(`    ${paint(`${safe(lens.lens)} ${lens.outcome}${reason}`, "yellow")}`);

@@ -38,6 +38,8 @@ export const JsonLensReport = z.strictObject({
   findings: z.array(JsonLensFinding),
   /** Findings the verify pass dropped. */
   dropped: z.array(JsonLensFinding),
+  /** Valid findings beyond the limit of 50 per lens, dropped unread (the most severe are kept). */
+  overLimit: z.number().int().nonnegative(),
   /** Why the lens failed, was cancelled or was skipped. */
   failure: z.string().nullable(),
   turns: z.number().int().nonnegative(),

@@ -11,38 +11,55 @@ export function parseLenientJson(text: string): unknown {
   }
 }
 
+/**
+ * One pass over the text, copying kept runs as slices (building the output a
+ * character at a time makes V8 flatten ever longer ropes on megabytes of model
+ * output). Each character is looked at a bounded number of times.
+ */
 function repairJson(text: string): string {
   const source = text.replace(/[\u201C\u201D]/g, '"');
-  let output = "";
-  let inString = false;
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index] ?? "";
-    if (inString) {
-      output += char;
-      if (char === "\\") {
-        output += source[index + 1] ?? "";
-        index++;
-      } else if (char === '"') {
-        inString = false;
-      }
-      continue;
-    }
+  const kept: string[] = [];
+  let runStart = 0;
+  const cut = (from: number, to: number) => {
+    kept.push(source.slice(runStart, from));
+    runStart = to;
+  };
+  let index = 0;
+  while (index < source.length) {
+    const char = source[index];
     if (char === '"') {
-      inString = true;
-      output += char;
+      index = endOfString(source, index + 1);
     } else if (char === "/" && source[index + 1] === "/") {
-      while (index < source.length && source[index] !== "\n") index++;
-      output += "\n";
+      const newline = source.indexOf("\n", index);
+      const end = newline === -1 ? source.length : newline;
+      cut(index, end);
+      index = end;
     } else if (char === "/" && source[index + 1] === "*") {
-      const end = source.indexOf("*/", index + 2);
-      index = end === -1 ? source.length : end + 1;
+      const close = source.indexOf("*/", index + 2);
+      const end = close === -1 ? source.length : close + 2;
+      cut(index, end);
+      index = end;
     } else if (char === ",") {
       let next = index + 1;
       while (next < source.length && /\s/.test(source[next] ?? "")) next++;
-      if (source[next] !== "]" && source[next] !== "}") output += char;
+      if (source[next] === "]" || source[next] === "}") cut(index, index + 1);
+      index = next;
     } else {
-      output += char;
+      index++;
     }
   }
-  return output;
+  kept.push(source.slice(runStart));
+  return kept.join("");
+}
+
+/** The index just past the closing quote of a string whose content starts at `from`. */
+function endOfString(source: string, from: number): number {
+  let index = from;
+  while (index < source.length) {
+    const char = source[index];
+    if (char === "\\") index += 2;
+    else if (char === '"') return index + 1;
+    else index++;
+  }
+  return source.length;
 }

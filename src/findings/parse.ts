@@ -1,7 +1,15 @@
 import { extractFencedBlocks, type FencedBlock } from "./extract-fenced-blocks.js";
 import { normalizeFinding } from "./normalize-finding.js";
 import { parseLenientJson } from "./parse-lenient-json.js";
-import { FINDINGS_FENCE_INFO, type LensFinding } from "./schema.js";
+import { CONFIDENCE_RANK, FINDINGS_FENCE_INFO, type LensFinding, SEVERITY_RANK } from "./schema.js";
+
+/**
+ * Findings one lens answer may contribute. Model output is hostile (the pull
+ * request can make a model emit anything), and everything after the parse
+ * (verification, clustering, rendering) grows with this number. An honest
+ * review of one lens rarely has more than a dozen.
+ */
+export const MAX_FINDINGS_PER_LENS = 50;
 
 export interface LensAnswer {
   /** The VERDICT line's text without markdown decoration, or null when there is none. */
@@ -13,9 +21,23 @@ export interface LensAnswer {
   findings: LensFinding[] | null;
   /** What was wrong with the input, one line each (rejected entries, repairs). */
   problems: string[];
+  /** Valid findings beyond MAX_FINDINGS_PER_LENS, left out of `findings` (see `keepMostSevere`). */
+  overLimit: number;
 }
 
-const VERDICT_RE = /^[\s>#*_`-]*verdict[*_`]*\s*[:：]\s*(.+)$/i;
+/**
+ * The start of a VERDICT line, up to its colon. Anchored and without two
+ * quantifiers that can share a character, so it runs in linear time on any
+ * line; what follows the colon is read by hand (see `verdictOfLine`).
+ */
+const VERDICT_LEAD_RE = /^[\s>#*_`-]*verdict[*_`]*\s*[:：]/i;
+/** Characters `.` does not match: a VERDICT line's text never holds one. */
+const LINE_BREAK_RE = /[\r\u2028\u2029]/;
+/**
+ * A bare trailing array longer than this is not looked for: 50 findings of
+ * generous size fit many times over, and each attempt re-reads the array.
+ */
+const MAX_BARE_ARRAY_CHARS = 512 * 1024;
 
 /**
  * Parses what a lens answered: the contract is a `VERDICT:` line and a fenced
@@ -29,7 +51,7 @@ export function parseLensAnswer(text: string): LensAnswer {
   const blocks = extractFencedBlocks(text);
   const verdict = findVerdict(text, blocks);
   const raw = findFindingsArray(text, blocks, problems);
-  if (raw === null) return { verdict, findings: null, problems };
+  if (raw === null) return { verdict, findings: null, problems, overLimit: 0 };
 
   const findings: LensFinding[] = [];
   const seen = new Set<string>();
@@ -50,7 +72,30 @@ export function parseLensAnswer(text: string): LensAnswer {
     seen.add(key);
     findings.push(finding);
   });
-  return { verdict, findings, problems };
+  const kept = keepMostSevere(findings, MAX_FINDINGS_PER_LENS);
+  return { verdict, findings: kept, problems, overLimit: findings.length - kept.length };
+}
+
+/**
+ * At most `limit` findings: the most severe, then the most confident, then the
+ * first written, kept in the order the model wrote them. By severity rather
+ * than first-come so that an answer padded with nits (by a confused model, or
+ * by a pull request steering it) cannot push a high-severity finding out.
+ * Deterministic: the order is total.
+ */
+export function keepMostSevere(findings: readonly LensFinding[], limit: number): LensFinding[] {
+  if (findings.length <= limit) return [...findings];
+  const chosen = findings
+    .map((finding, position) => ({ finding, position }))
+    .sort(
+      (a, b) =>
+        SEVERITY_RANK[b.finding.severity] - SEVERITY_RANK[a.finding.severity] ||
+        CONFIDENCE_RANK[b.finding.confidence] - CONFIDENCE_RANK[a.finding.confidence] ||
+        a.position - b.position,
+    )
+    .slice(0, limit)
+    .sort((a, b) => a.position - b.position);
+  return chosen.map(({ finding }) => finding);
 }
 
 function findFindingsArray(
@@ -120,7 +165,12 @@ function trailingArray(text: string): unknown[] | null {
   const trimmed = text.trimEnd();
   if (!trimmed.endsWith("]")) return null;
   let attempts = 0;
-  for (let start = trimmed.lastIndexOf("["); start >= 0 && attempts < 64; attempts++) {
+  const earliest = trimmed.length - MAX_BARE_ARRAY_CHARS;
+  for (
+    let start = trimmed.lastIndexOf("[");
+    start >= 0 && start >= earliest && attempts < 64;
+    attempts++
+  ) {
     const candidate = trimmed.slice(start);
     try {
       const value = parseLenientJson(candidate);
@@ -140,27 +190,53 @@ function trailingArray(text: string): unknown[] | null {
 
 function findVerdict(text: string, blocks: FencedBlock[]): string | null {
   const lines = text.split(/\r?\n/);
-  const insideFence = new Set<number>();
-  for (const block of blocks) {
-    const length = block.content === "" ? 0 : block.content.split("\n").length;
-    for (let line = block.startLine; line <= block.startLine + length + 1; line++)
-      insideFence.add(line);
-  }
+  // Lines from each block's opening fence to its closing one, walked backwards with the lines.
+  const fenced = blocks.map((block) => ({
+    first: block.startLine,
+    last: block.startLine + lineCount(block.content) + 1,
+  }));
+  let next = fenced.length - 1;
   for (let index = lines.length - 1; index >= 0; index--) {
-    if (insideFence.has(index)) continue;
-    const match = VERDICT_RE.exec(lines[index] ?? "");
-    if (match?.[1] !== undefined) {
-      const verdict = stripDecoration(match[1]);
+    while (next >= 0 && (fenced[next]?.first ?? 0) > index) next--;
+    if (next >= 0 && index <= (fenced[next]?.last ?? -1)) continue;
+    const stated = verdictOfLine(lines[index] ?? "");
+    if (stated !== null) {
+      const verdict = stripDecoration(stated);
       if (verdict !== "") return verdict;
     }
   }
   return null;
 }
 
+/** Lines of a block's content (0 when empty), counted without splitting it again. */
+function lineCount(content: string): number {
+  if (content === "") return 0;
+  let count = 1;
+  for (let at = content.indexOf("\n"); at !== -1; at = content.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
+/** The text after a VERDICT line's colon, or null when the line is not one. */
+function verdictOfLine(line: string): string | null {
+  const lead = VERDICT_LEAD_RE.exec(line);
+  if (lead === null) return null;
+  const text = line.slice(lead[0].length).trimStart();
+  return LINE_BREAK_RE.test(text) ? null : text;
+}
+
+/**
+ * Drops emphasis marks, a closing ATX `#` run and trailing dots. Trimmed by
+ * hand from the end: an unanchored `[.\s]+$` retries from every position of a
+ * long run of dots or spaces, which is quadratic on a hostile line.
+ */
 function stripDecoration(text: string): string {
-  return text
-    .replace(/[*_`]+/g, "")
-    .replace(/\s+#+\s*$/, "")
-    .replace(/[.\s]+$/, "")
-    .trim();
+  let result = text.replace(/[*_`]+/g, "").trimEnd();
+  let end = result.length;
+  while (end > 0 && result[end - 1] === "#") end--;
+  if (end < result.length && end > 0 && /\s/.test(result[end - 1] ?? "")) {
+    result = result.slice(0, end);
+  }
+  end = result.length;
+  while (end > 0 && /[.\s]/.test(result[end - 1] ?? "")) end--;
+  return result.slice(0, end).trim();
 }

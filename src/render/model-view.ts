@@ -1,5 +1,6 @@
 import type { LensReport } from "../agent/lens-report.js";
 import type { ModelSummary } from "../consensus/consensus.js";
+import { MAX_FINDINGS_PER_LENS } from "../findings/parse.js";
 import { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 import { modelCommentMarker } from "./markers.js";
 import { publishedLensText } from "./published-lens-text.js";
@@ -22,6 +23,10 @@ export interface LensView {
   recovered: boolean;
   /** Findings the verify pass dropped. */
   dropped: number;
+  /** Findings beyond the per-lens limit, dropped before verification. */
+  overLimit: number;
+  /** That limit (MAX_FINDINGS_PER_LENS), for the note. */
+  findingLimit: number;
   text: string;
   /** Characters of `text` cut to fit the comment (0: shown whole). */
   omitted: number;
@@ -79,6 +84,8 @@ function lensView(
     skipped: lens.outcome === "skipped",
     recovered: lens.recovered,
     dropped: lens.dropped.length,
+    overLimit: lens.overLimit ?? 0,
+    findingLimit: MAX_FINDINGS_PER_LENS,
     text: cut?.text ?? publishedLensText(lens),
     omitted: cut?.omitted ?? 0,
   };

@@ -1,0 +1,92 @@
+import { performance } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { checkLensAnswer, MAX_ANSWER_CHARS } from "../../src/agent/check-lens-answer.js";
+import { MAX_FINDINGS_PER_LENS, parseLensAnswer } from "../../src/findings/parse.js";
+import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import type { LensFinding, Severity } from "../../src/findings/schema.js";
+
+const finding = (index: number, severity: Severity = "nit"): LensFinding => ({
+  file: `src/f${index % 7}.ts`,
+  line: 1 + index,
+  endLine: 1 + index,
+  severity,
+  confidence: "medium",
+  title: `Finding number ${index}`,
+  body: `Detail of finding ${index}.`,
+});
+
+describe("the per-lens finding limit", () => {
+  it("is 50", () => {
+    expect(MAX_FINDINGS_PER_LENS).toBe(50);
+  });
+
+  it("keeps the 50 most severe in the model's order and counts the rest", () => {
+    // 100 nits first, then 10 high-severity findings: first-come would lose every high one.
+    const nits = Array.from({ length: 100 }, (_, index) => finding(index));
+    const highs = Array.from({ length: 10 }, (_, index) => finding(100 + index, "high"));
+    const answer = parseLensAnswer(renderLensAnswer("Significant issues", [...nits, ...highs]));
+
+    expect(answer.findings).toHaveLength(50);
+    expect(answer.overLimit).toBe(60);
+    expect(answer.findings?.filter((kept) => kept.severity === "high")).toEqual(highs);
+    // Among equals the first written win, and the kept ones stay in the model's order.
+    expect(answer.findings).toEqual([...nits.slice(0, 40), ...highs]);
+  });
+
+  it("counts nothing at the limit, and does not count duplicates as over it", () => {
+    const fifty = Array.from({ length: 50 }, (_, index) => finding(index));
+    expect(parseLensAnswer(renderLensAnswer("Minor issues", fifty)).overLimit).toBe(0);
+    const withDuplicates = parseLensAnswer(
+      renderLensAnswer("Minor issues", [...fifty, ...fifty.slice(0, 5)]),
+    );
+    expect(withDuplicates.findings).toHaveLength(50);
+    expect(withDuplicates.overLimit).toBe(0);
+  });
+
+  it("passes the count on through checkLensAnswer", () => {
+    const many = Array.from({ length: 75 }, (_, index) => finding(index, "low"));
+    expect(checkLensAnswer(renderLensAnswer("Minor issues", many))).toMatchObject({
+      usable: true,
+      overLimit: 25,
+    });
+  });
+
+  it("does not read an answer over the size limit: the lens is not clean", () => {
+    const padded = `${"x".repeat(MAX_ANSWER_CHARS)}\n${renderLensAnswer("No material issues found", [])}`;
+    const checked = checkLensAnswer(padded);
+    expect(checked.usable).toBe(false);
+    expect(checked.usable === false && checked.problems[0]).toContain("over the limit");
+  });
+
+  it("keeps failure reasons short however many entries were rejected", () => {
+    const block = `VERDICT: Minor issues\n\`\`\`gadfly-findings\n[${Array(5_000).fill('{"file": "a.ts"}').join(",")}]\n\`\`\``;
+    const checked = checkLensAnswer(block);
+    expect(checked.usable).toBe(false);
+    if (checked.usable) return;
+    expect(checked.problems).toHaveLength(21);
+    expect(checked.problems.at(-1)).toBe("and 4981 more problem(s)");
+  });
+
+  it("parses a flood of findings in time linear in their number", () => {
+    const sizes = [1_000, 4_000];
+    parseLensAnswer(renderLensAnswer("Minor issues", [finding(1), finding(2)])); // warm the JIT
+    const times = sizes.map((size) => {
+      const text = renderLensAnswer(
+        "Minor issues",
+        Array.from({ length: size }, (_, index) => finding(index, index % 3 === 0 ? "low" : "nit")),
+      );
+      const started = performance.now();
+      const answer = parseLensAnswer(text);
+      const ms = performance.now() - started;
+      expect(answer.findings).toHaveLength(50);
+      expect(answer.overLimit).toBe(size - 50);
+      return ms;
+    });
+    console.log(
+      `findings in one answer → parse ms: ${sizes.map((size, index) => `${size}: ${times[index]?.toFixed(0)}`).join(", ")}`,
+    );
+    // 4x the findings: linear is 4x; allow noise, not quadratic's 16x.
+    expect((times[1] ?? 0) / Math.max(20, times[0] ?? 0)).toBeLessThan(10);
+    expect(times[1]).toBeLessThan(5_000);
+  });
+});
