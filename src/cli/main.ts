@@ -11,10 +11,12 @@ import type { AppConfig } from "../config/schema.js";
 import { buildConsensus } from "../consensus/build-consensus.js";
 import type { Consensus } from "../consensus/consensus.js";
 import { lensesFor } from "../github/start-round.js";
+import { createLanguageModel } from "../llm/create-language-model.js";
 import { renderConsensusComment } from "../render/render-consensus-comment.js";
 import { prepareChangeSet } from "../run/prepare-change-set.js";
 import { reviewRound } from "../run/review-round.js";
 import { createReviewerLimiter } from "../run/reviewer-limiter.js";
+import { detectIsolation } from "../sandbox/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
 import { collectLocalChange } from "./collect-local-change.js";
 import { formatJson } from "./format-json.js";
@@ -111,6 +113,17 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     plan.models.map((model) => model.provider),
     env,
   );
+  // The tree under review is the user's own, but an agent CLI is sandboxed all the same
+  // (a checked-out pull request is someone else's files). Probed only when one will run.
+  const runsAgents = plan.models.some(
+    (model) =>
+      config.providers.find((provider) => provider.name === model.provider)?.type === "command",
+  );
+  const isolation = runsAgents
+    ? await detectIsolation(config.sandbox, {
+        configSource: env.GADFLY_CONFIG ?? join(".", "gadfly.config.yml"),
+      })
+    : undefined;
 
   const local =
     demo ??
@@ -156,6 +169,21 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       ...(options.recordDir === null
         ? {}
         : { record: { dir: resolve(io.cwd, options.recordDir) } }),
+      ...(isolation === undefined
+        ? {}
+        : {
+            createModel: (model, provider, lens) =>
+              createLanguageModel({
+                model,
+                provider,
+                env,
+                lens,
+                isolation,
+                ...(options.recordDir === null
+                  ? {}
+                  : { record: { dir: resolve(io.cwd, options.recordDir) } }),
+              }),
+          }),
       onStatus: (status) => board?.update(status),
     }).finally(() => {
       process.off("SIGINT", interrupt);

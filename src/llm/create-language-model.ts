@@ -1,4 +1,5 @@
 import type { ModelConfig, ProviderConfig } from "../config/schema.js";
+import type { AgentIsolation } from "../sandbox/index.js";
 import { ModelError } from "./errors.js";
 import type { LanguageModel } from "./language-model.js";
 import { createCommandAgentModel } from "./providers/command/command-agent-model.js";
@@ -22,6 +23,8 @@ export interface CreateLanguageModelOptions {
   retry?: Partial<RetryOptions> | undefined;
   /** For Retry-After given as an HTTP date. */
   now?: (() => number) | undefined;
+  /** How `command` providers' CLIs are isolated (detectIsolation at start-up); default none. */
+  isolation?: AgentIsolation | undefined;
 }
 
 /**
@@ -59,7 +62,13 @@ export function createLanguageModel(options: CreateLanguageModelOptions): Langua
       });
       break;
     case "command":
-      base = createCommandAgentModel({ provider, modelId: model.id, model: modelName, env });
+      base = createCommandAgentModel({
+        provider,
+        modelId: model.id,
+        model: modelName,
+        env,
+        isolation: options.isolation,
+      });
       break;
     case "replay":
       base = createReplayModel({

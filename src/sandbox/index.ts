@@ -19,6 +19,7 @@ export {
 } from "./detect-isolation.js";
 export { hostSystemMounts, type SystemMount } from "./host-system-mounts.js";
 export { commandMayReviewFork, type IsolationLevel } from "./isolation-level.js";
+export { isolationNotice } from "./isolation-notice.js";
 export {
   type AgentSandbox,
   type AgentSandboxOptions,

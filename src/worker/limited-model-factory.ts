@@ -3,6 +3,7 @@ import { createLanguageModel } from "../llm/create-language-model.js";
 import type { LanguageModel } from "../llm/language-model.js";
 import { limitModelCalls } from "../run/queue/limit-model-calls.js";
 import type { ModelCallLimiter } from "../run/queue/model-call-limiter.js";
+import type { AgentIsolation } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/gadfly-metrics.js";
 
 export interface LimitedModelFactoryOptions {
@@ -10,6 +11,8 @@ export interface LimitedModelFactoryOptions {
   env: Readonly<Record<string, string | undefined>>;
   modelCalls: ModelCallLimiter;
   metrics?: Pick<GadflyMetrics, "modelCall">;
+  /** How agent CLIs are isolated in this process (detected at start-up). */
+  isolation?: AgentIsolation | undefined;
 }
 
 /**
@@ -23,7 +26,13 @@ export function limitedModelFactory(
   const onCall = options.metrics?.modelCall;
   return (model, provider, lens) =>
     limitModelCalls(
-      createLanguageModel({ model, provider, env: options.env, lens }),
+      createLanguageModel({
+        model,
+        provider,
+        env: options.env,
+        lens,
+        isolation: options.isolation,
+      }),
       options.modelCalls,
       onCall === undefined ? {} : { onCall },
     );

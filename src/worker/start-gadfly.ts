@@ -6,6 +6,7 @@ import { loadLenses } from "../agent/load-lenses.js";
 import { gadflyApp } from "../app.js";
 import { loadAppConfig } from "../config/load-app-config.js";
 import { requireWebhookSecret } from "../config/require-webhook-secret.js";
+import type { AppConfig } from "../config/schema.js";
 import { describeError } from "../github/describe-error.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { RoundRegistry } from "../github/round-registry.js";
@@ -13,6 +14,13 @@ import { createReviewerLimiter } from "../run/reviewer-limiter.js";
 import { retentionDays, startRetention } from "../run/start-retention.js";
 import { openRunStore } from "../run/store/open-run-store.js";
 import type { RunStore } from "../run/store/run-store.js";
+import {
+  type AgentIsolation,
+  detectIsolation,
+  isolationNotice,
+  NO_ISOLATION,
+  restrictToOwner,
+} from "../sandbox/index.js";
 import { createGadflyMetrics } from "../server/gadfly-metrics.js";
 import { createOperationsHandler } from "../server/operations-handler.js";
 import { startOperationsServer } from "../server/start-operations-server.js";
@@ -54,12 +62,16 @@ export interface RunningGadfly {
 export async function startGadfly(options: StartGadflyOptions): Promise<RunningGadfly> {
   const { env, cwd } = options;
   const config = await loadAppConfig(env, cwd);
+  // Once, before anything opens: a level the config names but this host cannot give stops here.
+  const agentIsolation = await agentIsolationFor(config, env, cwd);
   const settings = readScaleSettings(env, options.role);
   // Only the web-facing roles verify deliveries; a worker receives none.
   requireWebhookSecret(env, settings.role !== "worker");
   const lenses = await loadLenses({ extraDirectory: env.GADFLY_LENSES_DIR });
   const dataDir = resolve(cwd, env.GADFLY_DATA_DIR ?? ".gadfly");
   const store = await openRunStore({ databaseUrl: settings.databaseUrl ?? undefined, dataDir });
+  // Workspaces, transcripts and the SQLite file live here: not for an agent running as another user.
+  const dataDirPrivate = await restrictToOwner(dataDir);
   // Errors of the queue's background work, logged once a logger exists.
   let log: Logger | null = null;
   const onError = (error: unknown, context: string) => {
@@ -98,8 +110,14 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     dataDir,
     clock: systemClock,
     boardIntervalMs: Number(env.GADFLY_BOARD_INTERVAL_MS ?? 2000),
-    createModel: limitedModelFactory({ env, modelCalls: roundQueue.modelCalls, metrics }),
+    createModel: limitedModelFactory({
+      env,
+      modelCalls: roundQueue.modelCalls,
+      metrics,
+      isolation: agentIsolation,
+    }),
     metrics,
+    agentIsolation: agentIsolation.level,
   };
   const operations = createOperationsHandler({
     ready: () => readiness(registry, store, roundQueue),
@@ -162,6 +180,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     await store.close();
     throw error;
   }
+  announceIsolation(log, config, agentIsolation, dataDirPrivate);
 
   return {
     role: settings.role,
@@ -175,6 +194,41 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       await store.close();
     },
   };
+}
+
+/**
+ * The isolation agent CLIs get here. Probed only when the config has a `command`
+ * provider or names a level: nothing else runs an agent CLI.
+ */
+async function agentIsolationFor(
+  config: AppConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<AgentIsolation> {
+  const agents = config.providers.some((provider) => provider.type === "command");
+  if (!agents && config.sandbox.isolation === "auto") {
+    return NO_ISOLATION;
+  }
+  return detectIsolation(config.sandbox, {
+    configSource: resolve(cwd, env.GADFLY_CONFIG ?? "gadfly.config.yml"),
+  });
+}
+
+/** One line at start-up naming the level in force; a warning below bubblewrap. */
+function announceIsolation(
+  log: Logger | null,
+  config: AppConfig,
+  isolation: AgentIsolation,
+  dataDirPrivate: boolean,
+): void {
+  if (log === null || !config.providers.some((provider) => provider.type === "command")) {
+    return;
+  }
+  const notice = isolationNotice(isolation);
+  log[notice.severity]({ isolation: isolation.level }, notice.message);
+  if (isolation.level === "user" && !dataDirPrivate) {
+    log.warn({}, "the data directory could not be made private (0700) to agent CLIs");
+  }
 }
 
 /** Ready: not shutting down, and the store and the queue both answer. */
