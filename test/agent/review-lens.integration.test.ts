@@ -232,7 +232,7 @@ describe("reviewLens against the fake agent CLI, through the command adapter", (
     expect(report.text).toBe("VERDICT: Minor issues\n```gadfly-findings\n[]\n```");
   });
 
-  it("runs in the workspace with the whole prompt, and fails after a repair run without a block", async () => {
+  it("runs in a copy of the workspace with the whole prompt, and fails after a repair run without a block", async () => {
     const { report, workspace } = await review(cli("plain"), false);
     expect(report).toMatchObject({
       outcome: "failed",
@@ -241,7 +241,9 @@ describe("reviewLens against the fake agent CLI, through the command adapter", (
       failure: "no findings block after a repair turn: no `gadfly-findings` block found",
     });
     expect(report.text).toContain("model=opus");
-    expect(report.text).toContain(`cwd=${workspace.root}`);
+    // The CLI never runs in the snapshot itself: in a scrubbed copy (src/sandbox).
+    expect(report.text).not.toContain(`cwd=${workspace.root}\n`);
+    expect(report.text).toMatch(/cwd=\S+\/gadfly-agent-[^/\s]+\/workspace\n/);
     expect(report.text).toContain("through the 🎯 Correctness lens (lens: correctness)");
     expect(report.text).toContain("## Your previous answer");
   });
