@@ -1,3 +1,4 @@
+import { collectLinkDefinitions } from "./collect-link-definitions.js";
 import { escapeMarkdownLine } from "./escape-markdown-line.js";
 import { neutralizeMarkers } from "./neutralize-markers.js";
 import { stripInvisibleCharacters } from "./strip-invisible-characters.js";
@@ -16,8 +17,9 @@ const DELIMITER_CELL = /^:?-+:?$/;
 /**
  * Multi-line markdown from a model (a lens's text, a finding's body) made safe to
  * embed in our comment: the markdown is kept, but no HTML is live (so no comment,
- * marker or `</details>` can close or hide what follows), mentions are defused,
- * bidi controls removed and any code fence left open is closed.
+ * marker or `</details>` can close or hide what follows), no image loads, every
+ * link shows its real target (reference definitions included), mentions are
+ * defused, bidi controls removed and any code fence left open is closed.
  *
  * Where the text is ambiguous (fences inside list items, tables) the escaping errs
  * towards treating code as text: the worst outcome is a visible `&lt;` in code.
@@ -25,6 +27,9 @@ const DELIMITER_CELL = /^:?-+:?$/;
 export function escapeMarkdownBlock(text: string): string {
   const lines = classifyLines(stripInvisibleCharacters(text, { zeroWidth: false }).split("\n"));
   const inTable = tableLines(lines);
+  const definitions = collectLinkDefinitions(
+    lines.filter((line) => line.kind === "text").map((line) => line.text),
+  );
   return lines
     .map((line, index) =>
       line.kind === "code"
@@ -32,6 +37,7 @@ export function escapeMarkdownBlock(text: string): string {
         : escapeMarkdownLine(line.text, {
             pipesSplitCodeSpans: inTable[index] ?? true,
             keepLineBreaks: true,
+            definitions,
           }),
     )
     .join("\n");

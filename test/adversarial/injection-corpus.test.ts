@@ -19,9 +19,12 @@ import type { GitHubClient } from "../../src/github/github-client.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
 import { renderInlineComment } from "../../src/render/render-inline-comment.js";
+import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { prepareChangeSet } from "../../src/run/prepare-change-set.js";
 import { startFakeGitHub } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes-github/quiet-octokit.js";
+import { liveMarkup } from "../render/helpers/live-markup.js";
+import { finishedStatus } from "../render/sample-consensus.js";
 
 /*
  * Pull requests written to steer, break or exfiltrate through Gadfly. Each case
@@ -260,6 +263,7 @@ function hostileConsensus(
   title: string,
   file = "src/app.ts",
   body = "Body with @octocat and <!-- gadfly-status-board -->",
+  text = `Lens text with @octocat, </details></details> and <!-- gadfly-consensus --> and \`\`\`unclosed`,
 ): Consensus {
   const finding: LensFinding = {
     file,
@@ -277,7 +281,7 @@ function hostileConsensus(
     outcome: "done",
     verdict: "Minor issues",
     statedVerdict: "Minor issues",
-    text: `Lens text with @octocat, </details></details> and <!-- gadfly-consensus --> and \`\`\`unclosed`,
+    text,
     findings: [finding],
     dropped: [],
     failure: null,
@@ -376,5 +380,67 @@ describe("our markers in other people's comments are not ours", () => {
     } finally {
       await github.close();
     }
+  });
+});
+
+describe("model text publishes no image, raw HTML or masked link, in any artifact", () => {
+  const attacks: [string, string][] = [
+    ["a tracking pixel", "![](https://tracker.example/p.gif?pr=1)"],
+    ["an HTML image, case-mixed", '<ImG sRc="https://tracker.example/p.gif">'],
+    ["a reference image", "![x][p]\n\n[p]: https://tracker.example/p.gif"],
+    ["a masked link", "[see the docs](https://evil.example/phish)"],
+    ["a look-alike masked link", "[https://github.com/o/r](https://evil.example/)"],
+    ["a reference link", "[docs][d]\n\n[d]: https://evil.example/"],
+    ["a badge (image in a link)", "[![ok](https://img.example/b.svg)](https://evil.example/)"],
+    [
+      "a picture and an svg",
+      "<picture><source srcset=https://t.example/p></picture><svg onload=x>",
+    ],
+    [
+      "a mention in link text",
+      "[@octocat](https://github.com/octocat) [@org/team](https://e.example)",
+    ],
+    ["a link broken over lines", "[click\nhere](https://evil.example/)"],
+    ["a table breakout with a link", "| [x](https://evil.example/a|b) |\n|---|"],
+  ];
+  it.each(attacks)("%s", (attack, payload) => {
+    const consensus = hostileConsensus(payload.replace(/\n/g, " "), "src/app.ts", payload, payload);
+    const cluster = consensus.clusters[0];
+    const check = renderCheckRunOutput(consensus);
+    const finished = finishedStatus();
+    const board = renderStatusBoard({
+      ...finished,
+      failure: payload,
+      reviewers: finished.reviewers.map((reviewer) => ({
+        ...reviewer,
+        lenses: reviewer.lenses.map((lens) => ({
+          ...lens,
+          state: "failed" as const,
+          reason: payload,
+        })),
+      })),
+    });
+    const artifacts = {
+      consensus: renderConsensusComment(consensus).body,
+      inline: cluster === undefined ? "" : renderInlineComment(cluster),
+      checkSummary: check.summary,
+      checkText: check.text,
+      board,
+    };
+    const problems = Object.entries(artifacts).flatMap(([name, body]) => {
+      const live = liveMarkup(body);
+      // Our own templates put `<details>`, `<summary>`, `<b>`, `<sub>` and markers there.
+      const foreignHtml = live.html.filter(
+        (html) => !/^<\/?(details|summary|b|sub)>|^<!-- gadfly-|^<details><summary>/.test(html),
+      );
+      return [
+        ...live.images.map((src) => `${name}: image ${src}`),
+        ...live.hiddenLinks.map((link) => `${name}: link "${link.text}" → ${link.href}`),
+        ...foreignHtml.map((html) => `${name}: html ${html.slice(0, 60)}`),
+        ...mentions(body).map((mention) => `${name}: mention ${mention}`),
+      ];
+    });
+    const says = artifacts.consensus.includes("image removed") || !/!\[|<img/i.test(payload);
+    record(attack, problems.length === 0 && says, problems.join("; ") || "nothing live");
   });
 });

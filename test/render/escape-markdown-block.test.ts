@@ -9,7 +9,7 @@ describe("escapeMarkdownBlock", () => {
     const text = [
       "## VERDICT: Minor issues",
       "",
-      "- **`agent/finalize.go:54`** — *empty* case, see [docs](https://example.com/a_b)",
+      "- **`agent/finalize.go:54`** — *empty* case, see https://example.com/a_b and `a[i]`[^1]",
       "",
       "| a | b |",
       "|---|---|",
