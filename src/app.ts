@@ -1,13 +1,15 @@
-import type { ApplicationFunction, Probot } from "probot";
+import type { ApplicationFunction, Context, Probot } from "probot";
 import type { ZodType } from "zod";
 import type { Clock } from "./agent/clock.js";
 import type { LensDefinition } from "./agent/schema.js";
 import type { AppConfig } from "./config/schema.js";
+import type { TriggerDecision } from "./github/can-trigger-review.js";
 import { describeError } from "./github/describe-error.js";
 import type { GitHubClient } from "./github/github-client.js";
 import { handleCheckRunRerequested } from "./github/handle-check-run.js";
 import { handleIssueComment } from "./github/handle-issue-comment.js";
 import { handlePullRequest, PULL_REQUEST_EVENTS } from "./github/handle-pull-request.js";
+import { PermissionCache } from "./github/permission-cache.js";
 import type { RoundRegistry } from "./github/round-registry.js";
 import type { RoundDependencies } from "./github/run-pull-request-round.js";
 import type { StartOutcome } from "./github/start-round.js";
@@ -113,7 +115,14 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       };
 
     app.on([...PULL_REQUEST_EVENTS], handle(PullRequestPayload, handlePullRequest));
-    app.on("issue_comment.created", handle(IssueCommentPayload, handleIssueComment));
+    // One per app: a burst of trigger comments asks the permission API once per person.
+    const permissions = new PermissionCache<TriggerDecision>({ clock: options.clock });
+    app.on(
+      "issue_comment.created",
+      handle(IssueCommentPayload, (context: Context<"issue_comment.created">, deps) =>
+        handleIssueComment(context, deps, permissions),
+      ),
+    );
     app.on("check_run.rerequested", handle(CheckRunPayload, handleCheckRunRerequested));
     // Every delivery of an event we subscribe to leaves a line naming it, handled or not.
     app.onAny(async (context) => {

@@ -1,18 +1,21 @@
 import type { Context } from "probot";
-import { canTriggerReview } from "./can-trigger-review.js";
+import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
 import { isTriggerComment } from "./is-trigger-comment.js";
 import { loadRepoConfig } from "./load-repo-config.js";
+import type { PermissionCache } from "./permission-cache.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /**
  * `@gadfly review` (the repo's phrase) on a pull request, by someone who can
  * write to the repository: a round on the PR's current head, acknowledged
- * with 👀. Bots, our own comments and readers start nothing.
+ * with 👀. Bots, our own comments and readers start nothing. `permissions`
+ * outlives the delivery: it caches the permission API's answers briefly.
  */
 export async function handleIssueComment(
   context: Context<"issue_comment.created">,
   deps: RoundDependencies,
+  permissions: PermissionCache<TriggerDecision>,
 ): Promise<StartOutcome> {
   const { payload } = context;
   const installationId = payload.installation?.id;
@@ -32,11 +35,16 @@ export async function handleIssueComment(
   if (!isTriggerComment(comment.body, repoConfig.config.trigger)) {
     return { kind: "skipped", reason: "no trigger phrase" };
   }
+  // The permission API decides, never `author_association` (a MEMBER may only read).
   const decision = await canTriggerReview(
     context.octokit,
-    repo,
-    { login: author.login, type: author.type ?? "User", association: comment.author_association },
-    deps.botLogin,
+    {
+      installationId,
+      repo,
+      author: { login: author.login, type: author.type ?? "User" },
+      botLogin: deps.botLogin,
+    },
+    permissions,
   );
   if (!decision.allowed) return { kind: "skipped", reason: decision.reason };
   if (

@@ -176,6 +176,8 @@ describe("mutated webhook payloads start nothing and are logged with their deliv
 
   it("issue_comment.created", async () => {
     const pr = github.pullRequest({ owner: "octo", repo: "fuzz", number: 1 });
+    // A writer, so that mutated comments get as far as the permission check and past it.
+    github.addCollaborator("maintainer", "write", { owner: "octo", repo: "fuzz" });
     const comment = github.addComment(pr, { body: "@gadfly review", user: "maintainer" });
     const event = issueCommentEvent({ pullRequest: pr, comment, association: "OWNER" });
     for (const mutation of mutations(commentPaths)) {

@@ -146,6 +146,8 @@ describe("the app, end to end against a fake GitHub and fake models", () => {
     const { github } = stack;
     const pr = github.pullRequest(firstPr);
     const before = github.comments(pr).length;
+    // The permission API decides who may trigger, not the comment's association.
+    github.addCollaborator("maintainer", "write", { owner: "octo-org", repo: "api" });
     const comment = github.addComment(pr, { body: "@gadfly review", user: "maintainer" });
     await deliver(
       app.webhookUrl,
@@ -186,7 +188,8 @@ describe("the app, end to end against a fake GitHub and fake models", () => {
     const fromReader = github.addComment(pr, { body: "@gadfly review", user: "reader" });
     await deliver(
       app.webhookUrl,
-      issueCommentEvent({ pullRequest: pr, comment: fromReader, association: "CONTRIBUTOR" }),
+      // An org MEMBER who may only read: the association alone grants nothing.
+      issueCommentEvent({ pullRequest: pr, comment: fromReader, association: "MEMBER" }),
       WEBHOOK_SECRET,
     );
     const badSignature = await deliver(

@@ -102,6 +102,8 @@ describe("large and unusual changes", { timeout: 30_000 }, () => {
       ownerType: "Organization",
       files: { ".github/gadfly.yml": "models: [gpt-a, gpt-b]\nlenses: [security]\n" },
     });
+    // The permission API decides who may trigger, not the comment's association.
+    stack.github.addCollaborator("maintainer", "admin", { owner: "octo-org", repo: "verbose" });
     app = await startApp(stack);
   }, 60_000);
 

@@ -114,6 +114,8 @@ describe("repository config and follow-up rounds", { timeout: 30_000 }, () => {
       ownerType: "Organization",
       files: { ".github/gadfly.yml": "onPush: off\nlenses: [security]\n" },
     });
+    // The permission API decides who may trigger, not the comment's association.
+    github.addCollaborator("maintainer", "write", { owner: "octo-org", repo: "quiet" });
     github.addRepo({
       owner: "octo-org",
       name: "solo",

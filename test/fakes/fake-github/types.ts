@@ -1,7 +1,8 @@
 // Records the fake GitHub keeps. Internal records hold Maps and Buffers;
 // snapshots (the `*Snapshot` types) are what tests and JSON views see.
 
-export type Permission = "admin" | "write" | "read" | "none";
+/** A collaborator's role on a repository, as GitHub's `role_name` names the base roles. */
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 export type UserType = "User" | "Bot" | "Organization";
 
 export interface UserRecord {

@@ -59,29 +59,38 @@ export const repositoryRoutes: Route[] = [
   },
   repositoryRoute("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission", (context) => {
     const username = context.params.username ?? "";
-    const permission: Permission =
-      context.repository.collaborators.get(username.toLowerCase()) ?? "none";
+    // Like GitHub: a name no account could have is not found, not "none".
+    if (!GITHUB_LOGIN.test(username)) return githubError(404, "Not Found");
+    const role: Permission = context.repository.collaborators.get(username.toLowerCase()) ?? "none";
     const user = context.state.user(username);
+    const can = {
+      admin: role === "admin",
+      maintain: role === "admin" || role === "maintain",
+      push: role === "admin" || role === "maintain" || role === "write",
+      triage: role !== "read" && role !== "none",
+      pull: role !== "none",
+    };
     return {
       status: 200,
       json: {
-        permission,
-        role_name: permission === "none" ? "none" : permission,
-        user: {
-          ...userJson(user, context.state.urls),
-          permissions: {
-            admin: permission === "admin",
-            maintain: permission === "admin",
-            push: permission === "admin" || permission === "write",
-            triage: permission !== "none",
-            pull: permission !== "none",
-          },
-          role_name: permission,
-        },
+        // The legacy field knows only admin, write, read and none: maintain reads as write,
+        // triage as read; `role_name` tells them apart.
+        permission: legacyPermission(role),
+        role_name: role,
+        user: { ...userJson(user, context.state.urls), permissions: can, role_name: role },
       },
     };
   }),
 ];
+
+/** GitHub logins: letters, digits and single hyphens, at most 39 characters (`[bot]` for apps). */
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/;
+
+function legacyPermission(role: Permission): "admin" | "write" | "read" | "none" {
+  if (role === "maintain") return "write";
+  if (role === "triage") return "read";
+  return role;
+}
 
 function getContents(context: RepositoryRouteContext) {
   const { state, repository } = context;
