@@ -17,7 +17,7 @@ import { prepareChangeSet } from "../run/prepare-change-set.js";
 import type { WorkQueue } from "../run/queue/work-queue.js";
 import { reviewRound } from "../run/review-round.js";
 import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
-import type { RoundStatus } from "../run/round-status.js";
+import type { LensStatus, RoundStatus } from "../run/round-status.js";
 import type { RunStore, StoredRound } from "../run/store/run-store.js";
 import { cancelRemaining } from "../run/track-round-status.js";
 import type { IsolationLevel } from "../sandbox/index.js";
@@ -123,15 +123,28 @@ async function runRegistered(
     ),
   };
   const workspaceDir = join(deps.dataDir, "workspaces", round.id);
+  const skip = modelsSkippedForFork({
+    fromFork: prepared.fromFork,
+    models: plan.models,
+    providers: deps.config.providers,
+    isolation: deps.agentIsolation ?? "none",
+  });
   let status: RoundStatus = {
     headSha: round.headSha,
     round: round.number,
     updatedAt: new Date(deps.clock.now()),
-    reviewers: plan.models.map((model) => ({
-      model: model.id,
-      provider: model.provider,
-      lenses: plan.lenses.map((lens) => ({ lens, state: "queued" as const })),
-    })),
+    // A skipped model is shown skipped from the first edit: it never waits in the queue.
+    reviewers: plan.models.map((model) => {
+      const reason = skip.get(model.id);
+      return {
+        model: model.id,
+        provider: model.provider,
+        lenses: plan.lenses.map(
+          (lens): LensStatus =>
+            reason === undefined ? { lens, state: "queued" } : { lens, state: "skipped", reason },
+        ),
+      };
+    }),
     notReviewed: [],
     finished: false,
     ...(prepared.resumed ? { resumed: true } : {}),
@@ -221,12 +234,7 @@ async function runRegistered(
       ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
       finished: prepared.finished,
       resumed: prepared.resumed,
-      skip: modelsSkippedForFork({
-        fromFork: prepared.fromFork,
-        models: plan.models,
-        providers: deps.config.providers,
-        isolation: deps.agentIsolation ?? "none",
-      }),
+      skip,
       clock: deps.clock,
       onStatus: (next) => {
         // A shutdown aborts lenses only to resume them later: the board keeps showing them

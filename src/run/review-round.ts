@@ -89,7 +89,20 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     status = applyLensEvent(status, event);
     publish();
   };
-  for (const report of finished.values()) onEvent(reportEvent(report, clock.now()));
+  // Lenses that will not run are folded in before the first publish: a board never shows
+  // a skipped model queued, nor a resumed lens that already ended.
+  const skipped = new Map<string, LensReport>();
+  for (const model of plan.models) {
+    const reason = options.skip?.get(model.id);
+    if (reason === undefined) continue;
+    for (const lensId of plan.lenses) {
+      const key = `${model.id}\u0000${lensId}`;
+      if (!finished.has(key)) skipped.set(key, skippedReport(model, lensId, reason));
+    }
+  }
+  for (const report of [...finished.values(), ...skipped.values()]) {
+    status = applyLensEvent(status, reportEvent(report, clock.now()));
+  }
   publish();
 
   const workspace = await Workspace.open(change.workspaceDir);
@@ -106,13 +119,11 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     jobs.map(async ({ model, lensId }): Promise<LensReport> => {
       const previous = finished.get(`${model.id}\u0000${lensId}`);
       if (previous !== undefined) return previous;
-      const skipReason = options.skip?.get(model.id);
-      if (skipReason !== undefined) {
+      const skip = skipped.get(`${model.id}\u0000${lensId}`);
+      if (skip !== undefined) {
         // Decided before the limiter: a skipped lens takes no slot and starts nothing.
-        const report = skippedReport(model, lensId, skipReason);
-        onEvent(reportEvent(report, clock.now()));
-        await options.onLensReport?.(report);
-        return report;
+        await options.onLensReport?.(skip);
+        return skip;
       }
       const raw = await options.limiter
         .run(

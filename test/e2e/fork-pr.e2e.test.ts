@@ -60,6 +60,22 @@ describe("fork pull requests and agent CLIs", { timeout: 60_000 }, () => {
     const consensus = own(pr, MARKERS.consensus)[0]?.body ?? "";
     return { board, consensus, check: completed(pr.headSha)[0] };
   };
+  /** Every body the PR's status board was posted or edited with, in order. */
+  const boardVersions = (pr: PullRequestSnapshot): string[] => {
+    const boardId = own(pr, MARKERS.statusBoard)[0]?.id;
+    const paths = [
+      `/repos/${REPO.owner}/${REPO.repo}/issues/${pr.number}/comments`,
+      `/repos/${REPO.owner}/${REPO.repo}/issues/comments/${boardId}`,
+    ];
+    return stack.github.requests().flatMap((request) => {
+      const body = (request.body as { body?: unknown } | null)?.body;
+      return paths.includes(request.path) &&
+        typeof body === "string" &&
+        body.startsWith(MARKERS.statusBoard)
+        ? [body]
+        : [];
+    });
+  };
 
   beforeAll(async () => {
     stack = await startStack({ models: [{ id: "gpt-a", provider: "openai" }] });
@@ -124,6 +140,13 @@ describe("fork pull requests and agent CLIs", { timeout: 60_000 }, () => {
     expect(board).toContain("#### `trusted-agent` · trusted-cli — ✅ done");
     expect(board).toContain("3/3 reviewers finished");
     expect(await startsOf(trustedMarker)).toBeGreaterThan(0);
+    // Shown skipped from the board's first version on: never queued, never running.
+    const versions = boardVersions(pr);
+    expect(versions.length).toBeGreaterThan(0);
+    for (const version of versions) {
+      expect(version).toContain("#### `guarded-agent` · guarded-cli — ⏭️ skipped");
+    }
+    expect(stack.github.validationErrors).toEqual([]);
 
     // The two models that reviewed are the consensus; the skip is said, not hidden.
     expect(consensus).toContain("consensus across 2 models");
