@@ -13,7 +13,7 @@
  *   --mode sleep-ignore-term sleeps, ignoring SIGTERM
  *   --mode sleep-with-child  starts a grandchild, then both sleep
  *   --mode leave-child       starts a grandchild that holds stdout open, answers, exits 0
- *   --mode home              prints HOME, XDG_*, TMPDIR and what HOME holds, as JSON
+ *   --mode home              prints "HOME-REPORT " and HOME, XDG_*, TMPDIR, what HOME holds, as JSON
  *   --mode config-paths      prints the project configuration paths it loads, as JSON
  *   --model NAME             echoed by plain mode (checks `{model}` substitution)
  *   --pid-file PATH          where to write its pid (and the grandchild's, on a second line)
@@ -291,7 +291,7 @@ switch (mode) {
   case "home": {
     const home = process.env.HOME ?? "";
     process.stdout.write(
-      `${JSON.stringify({
+      `HOME-REPORT ${JSON.stringify({
         home,
         homeEntries: existsSync(home) ? readdirSync(home).sort() : null,
         xdgConfigHome: process.env.XDG_CONFIG_HOME,

@@ -1,0 +1,190 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SandboxConfig } from "../../../../src/config/schema.js";
+import { ModelAbortedError, ModelError } from "../../../../src/llm/errors.js";
+import { createCommandAgentModel } from "../../../../src/llm/providers/command/command-agent-model.js";
+import {
+  type AgentIsolation,
+  detectIsolation,
+  type IsolationLevel,
+  SANDBOX_HOME,
+  SANDBOX_WORKSPACE,
+} from "../../../../src/sandbox/index.js";
+
+const FAKE_CLI = fileURLToPath(new URL("../../../fakes/fake-agent-cli.mjs", import.meta.url));
+
+let scratch: string;
+let snapshot: string;
+let runs: string;
+const available = new Map<IsolationLevel, AgentIsolation>();
+
+beforeAll(async () => {
+  scratch = await realpath(await mkdtemp(join(tmpdir(), "gadfly-agent-sandbox-")));
+  // Passable like /tmp, so the `user` level's agent can reach its run directory.
+  await chmod(scratch, 0o711);
+  available.set("none", await detectIsolation(SandboxConfig.parse({ isolation: "none" })));
+  if (process.getuid?.() === 0) {
+    available.set("user", await detectIsolation(SandboxConfig.parse({ isolation: "user" })));
+  }
+  await detectIsolation(SandboxConfig.parse({ isolation: "bwrap" })).then(
+    (isolation) => available.set("bwrap", isolation),
+    (error: unknown) => console.log(`bwrap level not tested here: ${String(error)}`),
+  );
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  snapshot = await mkdtemp(join(scratch, "snapshot-"));
+  runs = await mkdtemp(join(scratch, "runs-"));
+  await chmod(runs, 0o711);
+  await writeFile(join(snapshot, "README.md"), "hello\n");
+});
+
+function agent(isolation: AgentIsolation, mode: string, extra: string[] = []) {
+  return createCommandAgentModel({
+    provider: {
+      name: "fake-agent",
+      command: [process.execPath, FAKE_CLI, "--mode", mode, ...extra],
+      env: [],
+    },
+    modelId: "fake-agent/opus",
+    model: "opus",
+    env: { PATH: process.env.PATH, HOME: homedir(), LANG: "C.UTF-8" },
+    isolation,
+    temporaryRoot: runs,
+    killGraceMs: 200,
+  });
+}
+
+/** Host processes whose command line holds the marker, and their children, with their command lines. */
+function processesMarked(marker: string): { pid: number; cmdline: string }[] {
+  const marked: number[] = [];
+  const parents = new Map<number, number>();
+  const cmdlines = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, "utf8");
+      if (/^State:\s+Z/m.test(status)) continue;
+      parents.set(Number(entry), Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0));
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      cmdlines.set(Number(entry), cmdline);
+      if (cmdline.includes(marker)) {
+        marked.push(Number(entry));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const children = [...parents].filter(([, parent]) => marked.includes(parent)).map(([pid]) => pid);
+  return [...marked, ...children].map((pid) => ({ pid, cmdline: cmdlines.get(pid) ?? "" }));
+}
+
+/** Alive and not a zombie. */
+function isAlive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function eventually(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.each(["none", "user", "bwrap"] as const)(
+  "a command agent at isolation level %s",
+  (level) => {
+    const isolationOrSkip = (): AgentIsolation | null => {
+      const isolation = available.get(level);
+      if (isolation === undefined)
+        console.log(`skipped: level ${level} cannot run on this machine`);
+      return isolation ?? null;
+    };
+
+    it("gets a fresh, empty HOME with its XDG directories and TMPDIR inside, and a copy as cwd", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const result = await agent(isolation, "home").run({ prompt: "p", cwd: snapshot });
+      const seen = JSON.parse(result.text.replace(/^HOME-REPORT /, "")) as Record<string, unknown>;
+      const home = String(seen.home);
+      expect(home).not.toBe(homedir());
+      if (level === "bwrap") {
+        expect(home).toBe(SANDBOX_HOME);
+        expect(seen.cwd).toBe(SANDBOX_WORKSPACE);
+      } else {
+        expect(home).toMatch(new RegExp(`^${runs}/gadfly-agent-[^/]+/home$`));
+        expect(seen.cwd).toBe(join(home, "..", "workspace"));
+      }
+      expect(seen).toMatchObject({
+        homeEntries: [".cache", ".config", ".local", "tmp"],
+        xdgConfigHome: `${home}/.config`,
+        xdgCacheHome: `${home}/.cache`,
+        xdgDataHome: `${home}/.local/share`,
+        tmpdir: `${home}/tmp`,
+      });
+      expect(await readdir(runs)).toEqual([]);
+    });
+
+    it("kills the agent and what it started when aborted, and deletes its copy and HOME", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const marker = `gadfly-abort-marker-${level}-${Date.now()}`;
+      const controller = new AbortController();
+      const run = agent(isolation, "sleep-with-child", ["--marker", marker]).run({
+        prompt: "p",
+        cwd: snapshot,
+        signal: controller.signal,
+      });
+      // The agent and its grandchild (the sleeping tool) are both up.
+      let started: number[] = [];
+      await eventually(() => {
+        started = processesMarked(marker);
+        return started.length >= 2;
+      }, 10_000);
+      expect((await readdir(runs)).length).toBe(1);
+      controller.abort();
+      await expect(run).rejects.toBeInstanceOf(ModelAbortedError);
+      await eventually(() => started.every((process) => !isAlive(process.pid)));
+      expect(processesMarked(marker)).toEqual([]);
+      expect(await readdir(runs)).toEqual([]);
+    });
+
+    it("deletes its copy and HOME when the agent fails", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      await expect(
+        agent(isolation, "fail", ["--exit-code", "4"]).run({ prompt: "p", cwd: snapshot }),
+      ).rejects.toThrow("exited with code 4");
+      expect(await readdir(runs)).toEqual([]);
+    });
+  },
+);
+
+describe("preparing the workspace", () => {
+  it("fails with a short reason and leaves nothing behind when the snapshot cannot be copied", async () => {
+    const isolation = available.get("none");
+    if (isolation === undefined) throw new Error("level none is always available");
+    const error = await agent(isolation, "plain")
+      .run({ prompt: "p", cwd: join(scratch, "no-such-snapshot") })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    // The detail (a path) stays in the cause, out of what the board shows.
+    expect((error as ModelError).publicMessage).toBe(
+      "fake-agent: could not prepare the agent's workspace",
+    );
+    expect(await readdir(runs)).toEqual([]);
+  });
+});
