@@ -15,7 +15,19 @@
 #            g++) never reaches the runtime image. Installing them in the runtime stage
 #            and purging them afterwards would also work, but takes more care to keep out
 #            of the final layers.
-#   runtime  a supported LTS Node, production dependencies only, running as `node`.
+#   runtime  a supported LTS Node, production dependencies only, running as `node`, with
+#            bubblewrap: agent CLIs (`command` providers) run inside it when it works.
+#
+# Bubblewrap in a container: running as `node` (not root), it needs unprivileged user
+# namespaces, which Docker's default seccomp and AppArmor profiles refuse, and a fresh
+# /proc, which Docker's masked /proc paths refuse. Run with
+#   --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
+#   --security-opt systempaths=unconfined
+# (or a seccomp profile that allows unshare, clone with namespace flags, mount and
+# pivot_root), on a host kernel that allows unprivileged user namespaces
+# (sysctl kernel.unprivileged_userns_clone=1 on Debian, user.max_user_namespaces > 0).
+# The start-up log names the isolation in force; `sandbox.isolation: bwrap` in the config
+# makes a container without it refuse to start instead of running agent CLIs unisolated.
 
 FROM node:20-slim AS build
 WORKDIR /app
@@ -40,6 +52,10 @@ RUN npm ci --omit=dev --ignore-scripts \
   && npm cache clean --force
 
 FROM node:22-slim AS runtime
+# Only bubblewrap (no compiler, no package manager cache): the agent CLIs' sandbox.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends bubblewrap \
+  && rm -rf /var/lib/apt/lists/*
 # HOST: Probot listens on localhost by default, unreachable from outside the container.
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \

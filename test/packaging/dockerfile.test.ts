@@ -60,8 +60,14 @@ describe("Dockerfile", () => {
     expect(runs).toContain("npm ci --omit=dev --ignore-scripts");
     expect(runs).toContain("npm rebuild better-sqlite3");
     expect(runs).toMatch(/python3.*make.*g\+\+/);
-    // The compiler stays behind: the runtime stage installs nothing.
-    expect(argumentsOf(runtime, "RUN").join("\n")).not.toMatch(/apt-get|npm (ci|install)/);
+    // The compiler stays behind: the runtime stage installs bubblewrap (the agent CLIs'
+    // sandbox) and nothing else.
+    const runtimeRuns = argumentsOf(runtime, "RUN").join("\n");
+    expect(runtimeRuns).not.toMatch(/npm (ci|install)|python3|make|g\+\+/);
+    expect(
+      [...runtimeRuns.matchAll(/apt-get install ([^&\n]*)/g)].map((match) => match[1]),
+    ).toEqual(["-y --no-install-recommends bubblewrap "]);
+    expect(runtimeRuns).toContain("rm -rf /var/lib/apt/lists/*");
     expect(copies(runtime).find((copy) => copy.from === "deps")?.sources).toEqual([
       "/app/node_modules",
     ]);
