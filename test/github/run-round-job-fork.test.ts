@@ -61,10 +61,17 @@ const config = AppConfig.parse({
 });
 
 /** Runs a round left unfinished by a restart: a fresh store handle, the job resumed. */
-async function resumeRound(fork: boolean, agentIsolation: IsolationLevel | undefined) {
+type Head = "same-repository" | "fork" | "deleted-fork";
+
+async function resumeRound(head: Head, agentIsolation: IsolationLevel | undefined) {
+  const headRepository = {
+    "same-repository": undefined,
+    fork: { owner: "mallory", name: "api" },
+    "deleted-fork": null,
+  }[head];
   const pr = github.addPullRequest({
     ...REPO,
-    ...(fork ? { headRepository: { owner: "mallory", name: "api" } } : {}),
+    ...(headRepository === undefined ? {} : { headRepository }),
     files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
   });
   const clock = new FakeClock(Date.now());
@@ -116,13 +123,19 @@ async function resumeRound(fork: boolean, agentIsolation: IsolationLevel | undef
     (report) =>
       `${report.model}:${report.outcome}${report.failure === null ? "" : ` (${report.failure})`}`,
   );
-  return { built, outcomes, state: (await store.findRound(round.id))?.state };
+  const { data: pull } = await octokit.rest.pulls.get({ ...REPO, pull_number: pr.number });
+  return {
+    built,
+    outcomes,
+    state: (await store.findRound(round.id))?.state,
+    headRepo: pull.head.repo,
+  };
 }
 
 describe("a resumed round of a fork's pull request", () => {
   it("skips the agent CLI below bubblewrap (absent level reads as none) and completes", async () => {
     for (const level of [undefined, "none", "user"] as const) {
-      const { built, outcomes, state } = await resumeRound(true, level);
+      const { built, outcomes, state } = await resumeRound("fork", level);
       expect(built).toEqual(["chat"]);
       expect(outcomes).toEqual(["chat:done", `claude-code/opus:skipped (${FORK_SKIP_REASON})`]);
       expect(state).toBe("completed");
@@ -130,13 +143,20 @@ describe("a resumed round of a fork's pull request", () => {
   });
 
   it("runs the agent CLI under bubblewrap", async () => {
-    const { built, outcomes } = await resumeRound(true, "bwrap");
+    const { built, outcomes } = await resumeRound("fork", "bwrap");
     expect(built.sort()).toEqual(["chat", "claude-code/opus"]);
     expect(outcomes).toEqual(["chat:done", "claude-code/opus:done"]);
   });
 
   it("runs the agent CLI on a same-repository pull request at any level", async () => {
-    const { built } = await resumeRound(false, "none");
+    const { built } = await resumeRound("same-repository", "none");
     expect(built.sort()).toEqual(["chat", "claude-code/opus"]);
+  });
+
+  it("treats a PR whose fork was deleted (no head repository) as a fork", async () => {
+    const { built, outcomes, headRepo } = await resumeRound("deleted-fork", "none");
+    expect(headRepo).toBeNull();
+    expect(built).toEqual(["chat"]);
+    expect(outcomes).toContain(`claude-code/opus:skipped (${FORK_SKIP_REASON})`);
   });
 });

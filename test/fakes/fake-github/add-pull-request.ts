@@ -23,8 +23,8 @@ export interface AddPullRequestInput {
   state?: "open" | "closed";
   headRef?: string;
   baseRef?: string;
-  /** For a pull request from a fork. */
-  headRepository?: { owner: string; name: string };
+  /** For a pull request from a fork; null for a fork since deleted (GitHub then shows `head.repo: null`). */
+  headRepository?: { owner: string; name: string } | null;
   files: PullRequestFileInput[];
 }
 

@@ -140,7 +140,9 @@ export class FakeState {
       headRef: pullRequest.headRef,
       headSha: pullRequest.headSha,
       headRepository:
-        pullRequest.headRepository === undefined ? undefined : { ...pullRequest.headRepository },
+        pullRequest.headRepository === undefined || pullRequest.headRepository === null
+          ? pullRequest.headRepository
+          : { ...pullRequest.headRepository },
       baseRef: pullRequest.baseRef,
       baseSha: pullRequest.baseSha,
       files: structuredClone(pullRequest.files),

@@ -66,8 +66,11 @@ export interface PullRequestRecord {
   merged: boolean;
   headRef: string;
   headSha: string;
-  /** A fork's head repository; undefined when the head branch lives in the base repository. */
-  headRepository: { owner: string; name: string } | undefined;
+  /**
+   * A fork's head repository; undefined when the head branch lives in the base repository,
+   * null when it lived in a fork since deleted.
+   */
+  headRepository: { owner: string; name: string } | null | undefined;
   baseRef: string;
   baseSha: string;
   /** new path → old path, for renames the diff cannot infer */
@@ -232,7 +235,8 @@ export interface PullRequestSnapshot extends PullRequestKey {
   merged: boolean;
   headRef: string;
   headSha: string;
-  headRepository: { owner: string; name: string } | undefined;
+  /** As in PullRequestRecord: null for a deleted fork. */
+  headRepository: { owner: string; name: string } | null | undefined;
   baseRef: string;
   baseSha: string;
   files: FileChange[];

@@ -8,25 +8,31 @@ export function pullRequestJson(pullRequest: PullRequestSnapshot): Record<string
   const { urls } = repository;
   const apiUrl = `${urls.api}/repos/${repository.fullName}`;
   const baseRepository = repositoryJson(repository);
+  // A deleted fork: GitHub keeps the PR and its commits but shows no head repository.
   const headRepository =
-    pullRequest.headRepository === undefined
-      ? baseRepository
-      : {
-          ...baseRepository,
-          id: repository.id + 1_000_000,
-          name: pullRequest.headRepository.name,
-          full_name: `${pullRequest.headRepository.owner}/${pullRequest.headRepository.name}`,
-          owner: userJson(
-            {
-              login: pullRequest.headRepository.owner,
-              id: repository.id + 2_000_000,
-              type: "User",
-            },
-            urls,
-          ),
-          fork: true,
-        };
-  const headOwner = pullRequest.headRepository?.owner ?? repository.owner.login;
+    pullRequest.headRepository === null
+      ? null
+      : pullRequest.headRepository === undefined
+        ? baseRepository
+        : {
+            ...baseRepository,
+            id: repository.id + 1_000_000,
+            name: pullRequest.headRepository.name,
+            full_name: `${pullRequest.headRepository.owner}/${pullRequest.headRepository.name}`,
+            owner: userJson(
+              {
+                login: pullRequest.headRepository.owner,
+                id: repository.id + 2_000_000,
+                type: "User",
+              },
+              urls,
+            ),
+            fork: true,
+          };
+  const headOwner =
+    pullRequest.headRepository === null
+      ? pullRequest.user.login
+      : (pullRequest.headRepository?.owner ?? repository.owner.login);
   const additions = pullRequest.files.reduce((total, file) => total + file.additions, 0);
   const deletions = pullRequest.files.reduce((total, file) => total + file.deletions, 0);
   return {
@@ -60,7 +66,7 @@ export function pullRequestJson(pullRequest: PullRequestSnapshot): Record<string
       label: `${headOwner}:${pullRequest.headRef}`,
       ref: pullRequest.headRef,
       sha: pullRequest.headSha,
-      user: headRepository.owner,
+      user: headRepository?.owner ?? userJson(pullRequest.user, urls),
       repo: headRepository,
     },
     base: {
