@@ -116,6 +116,12 @@ describe("fork pull requests and agent CLIs", { timeout: 60_000 }, () => {
       ownerType: "Organization",
       files: { ".github/gadfly.yml": "lenses: [security]\n" },
     });
+    stack.github.addRepo({
+      owner: REPO.owner,
+      name: "cli-only",
+      ownerType: "Organization",
+      files: { ".github/gadfly.yml": "models: [guarded-agent]\nlenses: [security]\n" },
+    });
     app = await startApp(stack);
   }, 60_000);
 
@@ -169,5 +175,29 @@ describe("fork pull requests and agent CLIs", { timeout: 60_000 }, () => {
     expect(board).not.toContain("skipped");
     expect(consensus).toContain("consensus across 3 models");
     expect(check?.output.title).not.toContain("partial");
+  });
+
+  it("never reads as clean when every model the repository chose was skipped", async () => {
+    const pr = stack.github.addPullRequest({
+      owner: REPO.owner,
+      repo: "cli-only",
+      title: "Only the agent CLI [fork]",
+      headRepository: { owner: "mallory", name: "cli-only" },
+      files: [{ path: "src/only.js", base: "a\n", head: "b\n" }],
+    });
+    const before = await startsOf(guardedMarker);
+    const { board, consensus, check } = await reviewed(pr);
+
+    expect(await startsOf(guardedMarker)).toBe(before);
+    expect(board).toContain("#### `guarded-agent` · guarded-cli — ⏭️ skipped");
+    expect(board).not.toContain("Every changed file was reviewed.");
+    const summary = consensus.slice(0, consensus.indexOf("<details>"));
+    expect(summary).toContain("**Verdict: none**");
+    expect(summary).not.toContain("No material issues found");
+    expect(summary).toContain(`- \`guarded-agent\` — skipped: ${FORK_SKIP_REASON}`);
+    expect(check?.output.title).toBe("No model completed the review");
+    expect(check?.output.summary).not.toContain("No material issues found");
+    // Nothing reviewed, nothing to say inline.
+    expect(stack.github.reviews(pr)).toEqual([]);
   });
 });
