@@ -6,7 +6,7 @@ import type { Cluster } from "./cluster.js";
 export interface ModelSummary {
   model: string;
   provider: string;
-  /** Null when every lens failed or was cancelled: such a model does not count. */
+  /** Null when every lens failed, was cancelled or was skipped: such a model does not count. */
   verdict: Verdict | null;
   /** In the order of the configured lenses. */
   lenses: LensReport[];

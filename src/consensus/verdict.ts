@@ -22,7 +22,8 @@ export function lensVerdict(findings: readonly LensFinding[]): Verdict {
 
 /**
  * A model's verdict: the worst of its done lenses. Null when no lens is done (every one
- * failed or was cancelled): such a model has no opinion and does not count.
+ * failed, was cancelled or was skipped): such a model has no opinion and does not count,
+ * neither in the round's model count nor in any cluster's agreement.
  */
 export function modelVerdict(lenses: readonly LensReport[]): Verdict | null {
   let worst: Verdict | null = null;
