@@ -16,7 +16,7 @@ export interface ReviewCommandOptions {
   models: string[] | null;
   /** Lens ids to use, in order, without duplicates; null: the configured lenses. */
   lenses: string[] | null;
-  /** The app config file; null: GADFLY_CONFIG or gadfly.config.yml. */
+  /** The config file; null: GADFLY_CONFIG or the user's config directory, never the reviewed tree. */
   configPath: string | null;
   /** Reviewers in flight at once; null: the config's value. */
   concurrency: number | null;

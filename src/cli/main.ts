@@ -19,6 +19,7 @@ import { createReviewerLimiter } from "../run/reviewer-limiter.js";
 import { detectIsolation } from "../sandbox/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
 import { collectLocalChange } from "./collect-local-change.js";
+import { findIgnoredTreeConfig } from "./find-ignored-tree-config.js";
 import { formatJson } from "./format-json.js";
 import { formatSarif } from "./format-sarif.js";
 import { formatText } from "./format-text.js";
@@ -27,6 +28,7 @@ import { LocalChangeError } from "./local-change-error.js";
 import { packageVersion } from "./package-version.js";
 import { parseCliArgs } from "./parse-cli-args.js";
 import type { ReportMeta } from "./report-meta.js";
+import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { UsageError } from "./usage-error.js";
 import { usageText } from "./usage-text.js";
@@ -83,8 +85,9 @@ export async function runCli(io: CliIo): Promise<number> {
 async function review(options: ReviewCommandOptions, io: CliIo): Promise<number> {
   const demo = options.demo ? await loadDemo() : null;
   const env = { ...io.env };
-  if (options.configPath !== null) env.GADFLY_CONFIG = resolve(io.cwd, options.configPath);
-  if (demo !== null) env.GADFLY_CONFIG = demo.configPath;
+  // The user's config, never the reviewed tree's (the demo brings its own).
+  const configPath = demo?.configPath ?? (await userConfigPath(options, io));
+  env.GADFLY_CONFIG = configPath;
   let config = await loadAppConfig(env, io.cwd);
   const replayDir =
     demo?.recordingsDir ?? (options.replayDir === null ? null : resolve(io.cwd, options.replayDir));
@@ -102,10 +105,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
         ...(options.verify ? {} : { verify: false }),
       },
     },
-    RepoConfig.parse({
-      ...(options.models === null ? {} : { models: options.models }),
-      ...(options.lenses === null ? {} : { lenses: options.lenses }),
-    }),
+    parseChoices(options),
     "command line",
   );
   requireKeys(
@@ -256,12 +256,57 @@ function failOnReached(consensus: Consensus, options: ReviewCommandOptions): boo
   return consensus.clusters.some((cluster) => levels.includes(cluster.severity));
 }
 
+/**
+ * The config named by --config, GADFLY_CONFIG or the user's config directory;
+ * says on stderr (one line) when a `gadfly.config.yml` in the tree was left unread.
+ */
+async function userConfigPath(options: ReviewCommandOptions, io: CliIo): Promise<string> {
+  const chosen = resolveCliConfigPath(options.configPath, io.env, io.cwd);
+  const ignored = await findIgnoredTreeConfig(
+    [io.cwd, resolve(io.cwd, options.repoPath)],
+    chosen.path,
+  );
+  if (ignored !== null) {
+    io.stderr.write(
+      `gadfly: ignored ${ignored}: the reviewed tree cannot configure the review; the config is ${chosen.path} (--config, GADFLY_CONFIG or ~/.config/gadfly/config.yml)\n`,
+    );
+  }
+  if (chosen.source === "user config directory" && !(await isFile(chosen.path))) {
+    throw new ConfigError(chosen.path, [
+      {
+        path: "",
+        message:
+          "no config: pass --config FILE, set GADFLY_CONFIG, or write this file (never read from the reviewed tree)",
+      },
+    ]);
+  }
+  return chosen.path;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch {
     return false;
   }
+}
+
+/** --models and --lenses, within the same bounds as a repository's choices; a breach is a usage error. */
+function parseChoices(options: ReviewCommandOptions): RepoConfig {
+  const parsed = RepoConfig.safeParse({
+    ...(options.models === null ? {} : { models: options.models }),
+    ...(options.lenses === null ? {} : { lenses: options.lenses }),
+  });
+  if (!parsed.success) throw ConfigError.fromZod("command line", parsed.error);
+  return parsed.data;
 }
 
 /** `--replay DIR`: every provider answers from the recordings, no model at all. */

@@ -16,8 +16,10 @@ Review options:
   --repo PATH           the repository to review (default: .)
   --models a,b          only these model ids from the config
   --lenses x,y          only these lenses (security, correctness, ...)
-  --config FILE         the app config (default: $GADFLY_CONFIG or
-                        gadfly.config.yml)
+  --config FILE         the config (default: $GADFLY_CONFIG, else
+                        $XDG_CONFIG_HOME/gadfly/config.yml, else
+                        ~/.config/gadfly/config.yml); a gadfly.config.yml in
+                        the reviewed tree is never read
   --concurrency N       reviewers in flight at once (1-64)
   --no-verify           skip the verify pass
   --format FORMAT       text, markdown, json or sarif (default: text on a
