@@ -11,20 +11,112 @@ export const EDGE_THRESHOLD = 0.15;
 /** Mean agreement over every cross pair required to merge two groups (average linkage). */
 export const LINK_THRESHOLD = 0.135;
 
+/**
+ * Below this distance from LINK_THRESHOLD, an incrementally summed mean is
+ * recomputed exactly, pair by pair, in member order: summing in another order
+ * can move the last bits, and the decision must not depend on that.
+ */
+const TIE_EPSILON = 1e-9;
+
+/** What average linkage needs of the pairs between two groups, kept up to date as groups merge. */
+interface CrossPairs {
+  /** The sum of the scores of every pair across the two groups (far pairs score 0). */
+  total: number;
+  /** Pairs across the two groups from the same model that agree directly (score ≥ EDGE_THRESHOLD). */
+  agreeingSameModel: number;
+}
+
+/**
+ * The statistics of every pair of groups that have a scored pair between them, merged as the
+ * groups merge. Deciding a merge then costs the number of models, not the product of the two
+ * group sizes: re-summing every cross pair for every edge was quadratic within a block (and
+ * quartic in the worst case: 2,000 findings at one line blocked the event loop for 9.5 s).
+ */
+class GroupLinks {
+  private readonly neighbours = new Map<number, Map<number, CrossPairs>>();
+  private readonly models = new Map<number, Map<string, number>>();
+
+  constructor(modelOfPosition: readonly string[]) {
+    modelOfPosition.forEach((model, position) => {
+      this.models.set(position, new Map([[model, 1]]));
+      this.neighbours.set(position, new Map());
+    });
+  }
+
+  addPair(left: number, right: number, score: number, agreeingSameModel: boolean): void {
+    if (score === 0 && !agreeingSameModel) return;
+    const pairs: CrossPairs = { total: score, agreeingSameModel: agreeingSameModel ? 1 : 0 };
+    this.neighbours.get(left)?.set(right, pairs);
+    this.neighbours.get(right)?.set(left, pairs);
+  }
+
+  /**
+   * The same decision as summing every cross pair: no two findings of one model that do not
+   * agree directly (every same-model pair across must be an agreeing one), and a mean score of
+   * at least LINK_THRESHOLD; "too close to call" when the mean is within TIE_EPSILON of it.
+   */
+  canMerge(first: number, second: number, pairCount: number): "yes" | "no" | "too close to call" {
+    const pairs = this.neighbours.get(first)?.get(second);
+    if (pairs === undefined) return "no";
+    const firstModels = this.models.get(first) ?? new Map<string, number>();
+    const secondModels = this.models.get(second) ?? new Map<string, number>();
+    let sameModelPairs = 0;
+    for (const [model, count] of firstModels)
+      sameModelPairs += count * (secondModels.get(model) ?? 0);
+    if (sameModelPairs > pairs.agreeingSameModel) return "no";
+    const mean = pairs.total / pairCount;
+    if (Math.abs(mean - LINK_THRESHOLD) < TIE_EPSILON) return "too close to call";
+    return mean >= LINK_THRESHOLD ? "yes" : "no";
+  }
+
+  /** Folds group `dropped` into group `kept`: its pair statistics and its model counts. */
+  merge(kept: number, dropped: number): void {
+    const keptNeighbours = this.neighbours.get(kept);
+    const droppedNeighbours = this.neighbours.get(dropped);
+    if (keptNeighbours === undefined || droppedNeighbours === undefined) return;
+    keptNeighbours.delete(dropped);
+    for (const [neighbour, pairs] of droppedNeighbours) {
+      if (neighbour === kept) continue;
+      const theirs = this.neighbours.get(neighbour);
+      theirs?.delete(dropped);
+      const existing = keptNeighbours.get(neighbour);
+      if (existing === undefined) {
+        keptNeighbours.set(neighbour, pairs);
+        theirs?.set(kept, pairs);
+      } else {
+        existing.total += pairs.total;
+        existing.agreeingSameModel += pairs.agreeingSameModel;
+      }
+    }
+    this.neighbours.delete(dropped);
+    const keptModels = this.models.get(kept);
+    for (const [model, count] of this.models.get(dropped) ?? []) {
+      keptModels?.set(model, (keptModels.get(model) ?? 0) + count);
+    }
+    this.models.delete(dropped);
+  }
+}
+
 interface Edge {
   left: number;
   right: number;
   score: number;
 }
 
-/** Pairs of members whose ranges lie within FAR_LINES: a sweep over ranges sorted by start. */
-function candidatePairs(block: readonly PreparedFinding[]): Array<[number, number]> {
+/**
+ * Visits each pair of members whose ranges lie within FAR_LINES once: a sweep over ranges
+ * sorted by start. A visitor rather than a list: a dense block has hundreds of thousands.
+ */
+function forEachCandidatePair(
+  block: readonly PreparedFinding[],
+  visit: (left: number, right: number) => void,
+): void {
   const entries = block.flatMap((member, position) =>
     member.ranges.map((range) => ({ ...range, position })),
   );
   entries.sort((a, b) => a.start - b.start || a.end - b.end || a.position - b.position);
-  const seen = new Set<number>();
-  const pairs: Array<[number, number]> = [];
+  // With one range per member each pair comes up once; only extra ranges can repeat a pair.
+  const seen = entries.length > block.length ? new Set<number>() : null;
   for (const [i, current] of entries.entries()) {
     for (let j = i + 1; j < entries.length; j += 1) {
       const next = entries[j];
@@ -35,13 +127,12 @@ function candidatePairs(block: readonly PreparedFinding[]): Array<[number, numbe
       const left = Math.min(current.position, next.position);
       const right = Math.max(current.position, next.position);
       const key = left * block.length + right;
-      if (left !== right && !seen.has(key)) {
-        seen.add(key);
-        pairs.push([left, right]);
+      if (left !== right && !seen?.has(key)) {
+        seen?.add(key);
+        visit(left, right);
       }
     }
   }
-  return pairs;
 }
 
 /**
@@ -58,25 +149,29 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     vectors: textVectors(member.profile, factor),
     title: normalizedTitle(member.finding.title),
   }));
-  const scores = new Map<number, number>();
+  const links = new GroupLinks(block.map((member) => member.finding.model));
   const edges: Edge[] = [];
-  for (const [left, right] of candidatePairs(block)) {
+  forEachCandidatePair(block, (left, right) => {
     const a = comparables[left];
     const b = comparables[right];
     if (a !== undefined && b !== undefined) {
       const score = agreementScore(a, b);
-      scores.set(left * block.length + right, score);
+      const sameModel = block[left]?.finding.model === block[right]?.finding.model;
+      links.addPair(left, right, score, sameModel && score >= EDGE_THRESHOLD);
       if (score >= EDGE_THRESHOLD) {
         edges.push({ left, right, score });
       }
     }
-  }
+  });
   edges.sort((a, b) => b.score - a.score || a.left - b.left || a.right - b.right);
 
-  // Pairs that were never candidates lie too far apart: they score 0.
-  const scoreOf = (x: number, y: number): number =>
-    scores.get(Math.min(x, y) * block.length + Math.max(x, y)) ?? 0;
-  const canMerge = (first: readonly number[], second: readonly number[]): boolean => {
+  // Pairs that were never candidates lie beyond FAR_LINES, where the score is 0 anyway.
+  const scoreOf = (x: number, y: number): number => {
+    const a = comparables[x];
+    const b = comparables[y];
+    return a === undefined || b === undefined ? 0 : agreementScore(a, b);
+  };
+  const exactlyMergeable = (first: readonly number[], second: readonly number[]): boolean => {
     let total = 0;
     for (const x of first) {
       for (const y of second) {
@@ -98,17 +193,15 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     const dropId = Math.max(groupOf[edge.left] ?? edge.left, groupOf[edge.right] ?? edge.right);
     const kept = groups.get(keepId);
     const dropped = groups.get(dropId);
-    if (
-      keepId !== dropId &&
-      kept !== undefined &&
-      dropped !== undefined &&
-      canMerge(kept, dropped)
-    ) {
+    if (keepId === dropId || kept === undefined || dropped === undefined) continue;
+    const verdict = links.canMerge(keepId, dropId, kept.length * dropped.length);
+    if (verdict === "yes" || (verdict === "too close to call" && exactlyMergeable(kept, dropped))) {
       for (const position of dropped) {
         kept.push(position);
         groupOf[position] = keepId;
       }
       groups.delete(dropId);
+      links.merge(keepId, dropId);
     }
   }
   return [...groups.values()];
