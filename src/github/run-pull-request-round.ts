@@ -34,6 +34,8 @@ import { takeSnapshot } from "./take-snapshot.js";
 export interface RoundDependencies {
   config: AppConfig;
   env: Readonly<Record<string, string | undefined>>;
+  /** Every secret of the process (collectSecrets): never published, logged or stored. */
+  secrets?: readonly string[];
   store: RunStore;
   /** Where new rounds go and superseded ones are cancelled, whichever worker holds them. */
   queue: WorkQueue;
@@ -229,6 +231,7 @@ async function runRegistered(
       change,
       round: round.number,
       env: deps.env,
+      ...(deps.secrets === undefined ? {} : { secrets: deps.secrets }),
       signal,
       limiter: deps.limiter,
       ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),

@@ -4,13 +4,39 @@ export const REDACTED = "[redacted]";
 // Shorter values are too likely to match ordinary text; real keys are much longer.
 const MINIMUM_SECRET_LENGTH = 6;
 
-/** Credential shapes that are redacted even when we do not know the value. */
-const SECRET_PATTERNS: RegExp[] = [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, /\bsk-[A-Za-z0-9_-]{8,}/g];
+/**
+ * Credential shapes that are redacted even when we do not know the value: secrets
+ * made after start-up (installation tokens) and ones a model found elsewhere.
+ */
+const SECRET_PATTERNS: readonly { pattern: RegExp; replacement: string }[] = [
+  // A private key block, or the start of one cut short.
+  {
+    pattern:
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+    replacement: REDACTED,
+  },
+  { pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, replacement: `Bearer ${REDACTED}` },
+  { pattern: /\bsk-[A-Za-z0-9_-]{8,}/g, replacement: REDACTED },
+  // GitHub installation (ghs_), personal (ghp_), OAuth (gho_), user (ghu_), refresh (ghr_) tokens.
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: REDACTED },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replacement: REDACTED },
+  // A JSON Web Token (the App's own JWT is a credential for ten minutes).
+  {
+    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    replacement: REDACTED,
+  },
+  // The password of any URL: `postgres://gadfly:hunter2@db/…`, `https://x-access-token:…@github.com`.
+  {
+    pattern: /\b([A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@]*:)[^\s/?#@]+@/g,
+    replacement: `$1${REDACTED}@`,
+  },
+];
 
 /**
- * Removes every occurrence of each known secret value, then anything shaped like a bearer
- * token or an `sk-` key. Providers sometimes echo the key back in an error body, so every
- * message built from a provider's words goes through here.
+ * Removes every occurrence of each known secret value, then anything shaped like a
+ * credential (a private key, a bearer or `sk-` key, a GitHub token, a JWT, a URL's
+ * password). Every text built from a model's or a provider's words, every log line
+ * and every stored transcript goes through here.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
   let result = text;
@@ -21,12 +47,10 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
     // Longest first, so a key containing another key is removed whole.
     .sort((a, b) => b.length - a.length);
   for (const secret of known) {
-    result = result.split(secret).join(REDACTED);
+    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
   }
-  for (const pattern of SECRET_PATTERNS) {
-    result = result.replace(pattern, (match) =>
-      /^bearer/i.test(match) ? `Bearer ${REDACTED}` : REDACTED,
-    );
+  for (const { pattern, replacement } of SECRET_PATTERNS) {
+    result = result.replace(pattern, replacement);
   }
   return result;
 }

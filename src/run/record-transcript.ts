@@ -1,22 +1,29 @@
 import type { LanguageModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
+import { redactSecrets } from "../llm/redact-secrets.js";
 
 export interface TranscriptRecorder {
   model: LanguageModel;
-  /** The longest conversation the model was part of, its last answer included. */
+  /** The longest conversation the model was part of, its last answer included, secrets redacted. */
   transcript(): Message[];
 }
 
 /**
  * Wraps a model to keep the conversation it took part in, without the review
  * loop knowing: for a chat model, each request's messages plus its answer; for
- * an agent CLI, its own transcript plus its last turn.
+ * an agent CLI, its own transcript plus its last turn. What it hands out is
+ * redacted of `secrets` (and of credential shapes): transcripts are stored, and a
+ * model that read a key from a file or an error may have repeated it.
  */
-export function recordTranscript(model: LanguageModel): TranscriptRecorder {
+export function recordTranscript(
+  model: LanguageModel,
+  secrets: readonly string[],
+): TranscriptRecorder {
   let longest: Message[] = [];
   const keep = (messages: Message[]) => {
     if (messages.length >= longest.length) longest = messages;
   };
+  const transcript = () => longest.map((message) => redactMessage(message, secrets));
   if (model.kind === "chat") {
     return {
       model: {
@@ -34,7 +41,7 @@ export function recordTranscript(model: LanguageModel): TranscriptRecorder {
           return result;
         },
       },
-      transcript: () => longest,
+      transcript,
     };
   }
   return {
@@ -50,6 +57,22 @@ export function recordTranscript(model: LanguageModel): TranscriptRecorder {
         return result;
       },
     },
-    transcript: () => longest,
+    transcript,
+  };
+}
+
+/** Text and tool-call arguments both come from the model: both are redacted. */
+function redactMessage(message: Message, secrets: readonly string[]): Message {
+  return {
+    ...message,
+    content: redactSecrets(message.content, secrets),
+    ...(message.toolCalls === undefined
+      ? {}
+      : {
+          toolCalls: message.toolCalls.map((call) => ({
+            ...call,
+            arguments: redactSecrets(call.arguments, secrets),
+          })),
+        }),
   };
 }

@@ -11,8 +11,9 @@ import type { LanguageModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
 import { redactSecrets } from "../llm/redact-secrets.js";
 import type { ChangeSet } from "./change-set.js";
+import { collectSecrets } from "./collect-secrets.js";
 import { recordTranscript } from "./record-transcript.js";
-import { configuredSecrets, redactReport } from "./redact-report.js";
+import { redactReport } from "./redact-report.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import type { RoundStatus } from "./round-status.js";
 import { applyLensEvent, initialRoundStatus } from "./track-round-status.js";
@@ -26,6 +27,12 @@ export interface ReviewRoundOptions {
   round: number;
   /** Where provider keys are read from, by the names the config gives. */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Every secret of the process (collectSecrets, computed once at start-up): removed
+   * from what models wrote before it reaches the board, a report or a transcript.
+   * Without it, the secrets `env` and `providers` name are collected here.
+   */
+  secrets?: readonly string[];
   signal: AbortSignal;
   /** The global cap on (model, lens) reviews in flight, shared by every round of the process. */
   limiter: ReviewerLimiter;
@@ -83,10 +90,16 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     },
     clock.now(),
   );
-  const secrets = configuredSecrets(options.providers, options.env);
+  const secrets =
+    options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
   const publish = () => options.onStatus?.(status);
   const onEvent = (event: LensEvent) => {
-    status = applyLensEvent(status, event);
+    // A failure reason can quote a provider's answer: it reaches the board before the
+    // lens's (redacted) report does.
+    status = applyLensEvent(
+      status,
+      "reason" in event ? { ...event, reason: redactSecrets(event.reason, secrets) } : event,
+    );
     publish();
   };
   // Lenses that will not run are folded in before the first publish: a board never shows
@@ -138,6 +151,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
               prompt,
               onEvent,
               clock,
+              secrets,
             }),
           options.signal,
         )
@@ -168,6 +182,7 @@ interface RunOneInput {
   prompt: Parameters<typeof reviewLens>[0]["prompt"];
   onEvent: (event: LensEvent) => void;
   clock: Clock;
+  secrets: readonly string[];
 }
 
 async function runOne(input: RunOneInput): Promise<LensReport> {
@@ -189,7 +204,7 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
   } catch (error) {
     return failedReport(model, lensId, publicMessage(error));
   }
-  const recorder = recordTranscript(languageModel);
+  const recorder = recordTranscript(languageModel, input.secrets);
   const report = await reviewLens({
     model: recorder.model,
     modelId: model.id,
@@ -204,15 +219,7 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
   });
   const transcript = recorder.transcript();
   if (options.onTranscript !== undefined && transcript.length > 0) {
-    const secrets = configuredSecrets(options.providers, options.env);
-    await options.onTranscript(
-      model.id,
-      lensId,
-      transcript.map((message) => ({
-        ...message,
-        content: redactSecrets(message.content, secrets),
-      })),
-    );
+    await options.onTranscript(model.id, lensId, transcript);
   }
   return report;
 }

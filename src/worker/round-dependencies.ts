@@ -14,6 +14,8 @@ import type { AppIdentity } from "./app-identity.js";
 export interface RoundServices {
   config: AppConfig;
   env: Readonly<Record<string, string | undefined>>;
+  /** Every secret of the process, from collectSecrets once at start-up. */
+  secrets?: readonly string[];
   store: RunStore;
   queue: WorkQueue;
   limiter: ReviewerLimiter;
@@ -41,6 +43,7 @@ export function roundDependencies(
   return {
     config: services.config,
     env: services.env,
+    ...(services.secrets === undefined ? {} : { secrets: services.secrets }),
     store: services.store,
     queue: services.queue,
     limiter: services.limiter,

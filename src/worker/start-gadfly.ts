@@ -10,6 +10,8 @@ import type { AppConfig } from "../config/schema.js";
 import { describeError } from "../github/describe-error.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { RoundRegistry } from "../github/round-registry.js";
+import { redactSecrets } from "../llm/redact-secrets.js";
+import { collectSecrets } from "../run/collect-secrets.js";
 import { createReviewerLimiter } from "../run/reviewer-limiter.js";
 import { retentionDays, startRetention } from "../run/start-retention.js";
 import { openRunStore } from "../run/store/open-run-store.js";
@@ -25,10 +27,12 @@ import { createGadflyMetrics } from "../server/gadfly-metrics.js";
 import { createOperationsHandler } from "../server/operations-handler.js";
 import { startOperationsServer } from "../server/start-operations-server.js";
 import { appIdentity } from "./app-identity.js";
+import { createRedactingLog } from "./create-redacting-log.js";
 import { githubOctokit } from "./github-octokit.js";
 import { limitedModelFactory } from "./limited-model-factory.js";
 import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { providerCap } from "./provider-cap.js";
+import { readAppPrivateKey } from "./read-app-private-key.js";
 import { type GadflyRole, readScaleSettings } from "./read-scale-settings.js";
 import { type RoundServices, roundDependencies } from "./round-dependencies.js";
 import { startRoundWorkers } from "./start-round-workers.js";
@@ -62,6 +66,13 @@ export interface RunningGadfly {
 export async function startGadfly(options: StartGadflyOptions): Promise<RunningGadfly> {
   const { env, cwd } = options;
   const config = await loadAppConfig(env, cwd);
+  // Every secret this process holds, collected once: logs, published text and stored
+  // transcripts are redacted of them.
+  const secrets = collectSecrets({
+    env,
+    providers: config.providers,
+    privateKey: readAppPrivateKey(env, cwd),
+  });
   // Once, before anything opens: a level the config names but this host cannot give stops here.
   const agentIsolation = await agentIsolationFor(config, env, cwd);
   const settings = readScaleSettings(env, options.role);
@@ -75,8 +86,9 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   // Errors of the queue's background work, logged once a logger exists.
   let log: Logger | null = null;
   const onError = (error: unknown, context: string) => {
-    if (log === null) process.stderr.write(`gadfly: ${context}: ${describeError(error)}\n`);
-    else log.warn({ err: describeError(error), context }, "queue error");
+    if (log === null) {
+      process.stderr.write(`gadfly: ${context}: ${redactSecrets(describeError(error), secrets)}\n`);
+    } else log.warn({ err: describeError(error), context }, "queue error");
   };
   let roundQueue: RoundQueue;
   try {
@@ -102,6 +114,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   const services: RoundServices = {
     config,
     env,
+    secrets,
     store,
     queue,
     limiter: createReviewerLimiter(config.review.concurrency),
@@ -132,7 +145,10 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       // `npm start` logs at info by default; createProbot alone would say only warnings.
       const probotEnv = { ...env };
       probotEnv.LOG_LEVEL ??= "info";
-      const probot = createProbot({ env: probotEnv, overrides: { Octokit } });
+      const probot = createProbot({
+        env: probotEnv,
+        overrides: { Octokit, log: await createRedactingLog({ env: probotEnv, secrets }) },
+      });
       await probot.ready();
       log = probot.log.child({ role: "worker" });
       const workerLog = log;
@@ -170,7 +186,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
             operations,
           })(app, appOptions);
         },
-        { env: { ...env }, Octokit },
+        { env: { ...env }, Octokit, log: await createRedactingLog({ env, secrets }) },
       );
       close = () => server.stop();
     }
