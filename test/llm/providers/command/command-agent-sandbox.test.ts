@@ -148,11 +148,11 @@ describe.each(["none", "user", "bwrap"] as const)(
         cwd: snapshot,
         signal: controller.signal,
       });
-      // The agent and its grandchild (the sleeping tool) are both up.
-      let started: number[] = [];
+      // The agent and the tool it started (a sleeping node -e) are both up.
+      let started: { pid: number; cmdline: string }[] = [];
       await eventually(() => {
         started = processesMarked(marker);
-        return started.length >= 2;
+        return started.some((process) => process.cmdline.includes("setInterval("));
       }, 10_000);
       expect((await readdir(runs)).length).toBe(1);
       controller.abort();
