@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_CONFIG_LIMITS } from "../../src/config/repo-config-limits.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { loadRepoConfig, REPO_CONFIG_PATH } from "../../src/github/load-repo-config.js";
+import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+
+let github: FakeGitHub;
+let octokit: GitHubClient;
+
+const repoWith = (name: string, text: string) => {
+  github.addRepo({ owner: "octo-org", name, files: { [REPO_CONFIG_PATH]: text } });
+  return { owner: "octo-org", repo: name };
+};
+
+beforeAll(async () => {
+  github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
+  const { Octokit } = probotCredentials(github.apiUrl);
+  octokit = new Octokit({ auth: "installation-token" }) as GitHubClient;
+});
+afterAll(async () => {
+  await github.close();
+});
+
+describe("loadRepoConfig", () => {
+  it("refuses a file over the size limit before parsing it, and runs on the defaults", async () => {
+    const text = `# ${"x".repeat(REPO_CONFIG_LIMITS.fileBytes)}\nonPush: off\n`;
+    const loaded = await loadRepoConfig(octokit, repoWith("huge", text));
+    expect(loaded.config).toEqual(DEFAULT_REPO_CONFIG);
+    expect(loaded.issues).toEqual([
+      {
+        path: "",
+        message: `${REPO_CONFIG_PATH} is ${Buffer.byteLength(text)} bytes; the limit is ${REPO_CONFIG_LIMITS.fileBytes}`,
+      },
+    ]);
+  });
+
+  it("refuses a YAML alias bomb (a small file that expands to millions of entries)", async () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      levels.push(
+        `${name}: &${name} [${Array.from({ length: 10 }, () => `*${previous}`).join(", ")}]`,
+      );
+    }
+    const started = performance.now();
+    const loaded = await loadRepoConfig(octokit, repoWith("bomb", `${levels.join("\n")}\n`));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(loaded.config).toEqual(DEFAULT_REPO_CONFIG);
+    expect(loaded.issues?.[0]?.message).toMatch(/alias/i);
+  });
+
+  it("names a glob outside the safe subset and keeps nothing of the file", async () => {
+    const loaded = await loadRepoConfig(
+      octokit,
+      repoWith("glob", 'onPush: off\nignore: ["docs/**", "(a+)+b"]\n'),
+    );
+    expect(loaded.config).toEqual(DEFAULT_REPO_CONFIG);
+    expect(loaded.issues?.map((issue) => issue.path)).toEqual(["ignore[1]"]);
+  });
+});
