@@ -1,5 +1,15 @@
 import { constants } from "node:fs";
-import { access, chown, mkdir, mkdtemp, realpath, rm, stat } from "node:fs/promises";
+import {
+  access,
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  realpath,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { AgentIsolation } from "./agent-isolation.js";
@@ -51,9 +61,14 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
     const owner =
       isolation.level === "user" ? { uid: isolation.uid, gid: isolation.gid } : undefined;
     if (owner !== undefined) {
-      // mkdtemp made it 0700: only the agent's user (and root) may enter it.
-      await chown(runDirectory, owner.uid, owner.gid);
+      // Stays ours: the agent's user may pass through to its workspace and HOME, not list
+      // the directory or add to it (the shield below stays what we wrote).
+      await chmod(runDirectory, 0o711);
     }
+    // An empty, read-only `.env` above the workspace: Gemini CLI looks for the nearest one
+    // upwards from its working directory, and would otherwise reach the world-writable
+    // temporary directory, where anyone (an earlier agent run included) may have put one.
+    await writeFile(join(runDirectory, ".env"), "", { mode: 0o444 });
     const workspace = join(runDirectory, "workspace");
     const copy = await copyScrubbedWorkspace({
       source: options.snapshot,

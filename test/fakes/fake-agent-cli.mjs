@@ -22,14 +22,15 @@
  * working directory and runs every command it finds there: Claude Code hooks
  * (`.claude/settings.json`), MCP servers (`.mcp.json`, `.gemini/settings.json`,
  * `.cursor/mcp.json`, `.vscode/mcp.json`…), Codex `config.toml` servers, Copilot
- * `.github/hooks/*.json`, aider's `lint-cmd`, a `.env` (whose FAKE_AGENT_STARTUP
- * stands for what an environment file can make a CLI run: NODE_OPTIONS, a proxy…).
+ * `.github/hooks/*.json`, aider's `lint-cmd`, a `.env` there or, failing that, the nearest
+ * one above it (as Gemini CLI searches; its FAKE_AGENT_STARTUP stands for what an
+ * environment file can make a CLI run: NODE_OPTIONS, a proxy…).
  * Hooks run through `/bin/sh -c`, servers are spawned directly, each waited for; what
  * they print goes into the answer, as Claude Code puts SessionStart output in context.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const options = parseArguments(process.argv.slice(2));
 const mode = options.get("mode") ?? "plain";
@@ -175,10 +176,23 @@ function filesUnder(path, depth = 0) {
   return readdirSync(path).flatMap((entry) => filesUnder(join(path, entry), depth + 1));
 }
 
+/**
+ * Like Gemini CLI, the nearest `.env` from the working directory upwards (the working
+ * directory's own is among PROJECT_CONFIG_PATHS).
+ */
+function nearestEnvAbove(directory) {
+  const parent = dirname(directory);
+  if (parent === directory) return [];
+  const candidate = join(parent, ".env");
+  return existsSync(candidate) ? [candidate] : nearestEnvAbove(parent);
+}
+
 function loadProjectConfiguration() {
   const outputs = [];
-  for (const configPath of PROJECT_CONFIG_PATHS) {
-    const path = join(process.cwd(), configPath);
+  const cwdEnv = join(process.cwd(), ".env");
+  const sources = PROJECT_CONFIG_PATHS.map((configPath) => join(process.cwd(), configPath));
+  if (!existsSync(cwdEnv)) sources.push(...nearestEnvAbove(process.cwd()));
+  for (const path of sources) {
     if (!existsSync(path)) continue;
     for (const file of filesUnder(path)) {
       for (const command of commandsIn(file)) {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
@@ -160,6 +161,26 @@ describe.each(["none", "user", "bwrap"] as const)(
       await eventually(() => started.every((process) => !isAlive(process.pid)));
       expect(processesMarked(marker)).toEqual([]);
       expect(await readdir(runs)).toEqual([]);
+    });
+
+    it("does not let a CLI searching upwards for .env find one planted above its run", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      // Where a `.env` could be planted by anyone: the (shared, writable) temporary directory.
+      await writeFile(join(runs, ".env"), "FAKE_AGENT_STARTUP=echo PLANTED-ABOVE\n");
+      // The control: a directory there without Gadfly's shield finds it.
+      const bare = await mkdtemp(join(runs, "bare-"));
+      const control = spawnSync(process.execPath, [FAKE_CLI, "--mode", "plain"], {
+        cwd: bare,
+        input: "p",
+        encoding: "utf8",
+      });
+      expect(control.stdout).toContain("PLANTED-ABOVE");
+      await rm(bare, { recursive: true });
+      const result = await agent(isolation, "plain").run({ prompt: "p", cwd: snapshot });
+      expect(result.text).toContain("prompt=p");
+      expect(result.text).not.toContain("PLANTED-ABOVE");
+      await rm(join(runs, ".env"));
     });
 
     it("deletes its copy and HOME when the agent fails", async () => {
