@@ -24,6 +24,11 @@ export interface ComparisonView {
   fresh: FindingRow[];
   /** Items left out of the three lists to fit the comment. */
   omitted: number;
+  /**
+   * Some lens of this round did not review (failed, cancelled, skipped) and something
+   * counts as fixed: it may only have gone unreported, and the section says so.
+   */
+  fixedUnsure: boolean;
 }
 
 /** The "Since the last round" section, each list cut to `limit` items. */
@@ -32,6 +37,8 @@ export function comparisonView(
   modelCount: number,
   limit: number,
   urls: Readonly<Record<string, string>> = {},
+  /** Not every lens of this round reviewed. */
+  partial = false,
 ): ComparisonView {
   const fixed = comparison.fixed.slice(0, limit).map(fixedItem);
   const stillOpen = comparison.stillOpen
@@ -51,6 +58,7 @@ export function comparisonView(
     stillOpen,
     fresh,
     omitted: total - shown,
+    fixedUnsure: partial && comparison.fixed.length > 0,
   };
 }
 

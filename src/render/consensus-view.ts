@@ -91,7 +91,13 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     comparison:
       consensus.comparison === null
         ? null
-        : comparisonView(consensus.comparison, consensus.modelCount, rowLimit, urls),
+        : comparisonView(
+            consensus.comparison,
+            consensus.modelCount,
+            rowLimit,
+            urls,
+            consensus.models.some((model) => model.lenses.some((lens) => lens.outcome !== "done")),
+          ),
     inlineDetail:
       options.detail === "inline"
         ? consensus.models.map((model) => modelView(model, lensOptions))

@@ -176,3 +176,53 @@ describe("status board with skipped lenses", () => {
     expect(board).not.toContain("Every changed file was reviewed.");
   });
 });
+
+describe("since the last round, with a skipped model", () => {
+  const previous = {
+    headSha: "89abcdef0123456789abcdef0123456789abcdef",
+    round: 1,
+    findings: [
+      {
+        fingerprint: "only-the-cli-saw-it",
+        title: "Shell command built from the branch name",
+        file: "scripts/release.sh",
+        line: 4,
+        severity: "high" as const,
+      },
+    ],
+  };
+
+  it("does not let a finding only the skipped model reported pass silently for fixed", () => {
+    const consensus = buildConsensus({
+      reports: [
+        ...LENSES.map((lens) => report("alpha", lens)),
+        ...LENSES.map((lens) => skipped("cli-model", lens)),
+      ],
+      modelOrder: ["alpha", "cli-model"],
+      lensOrder: LENSES,
+      providers: { alpha: "chat", "cli-model": "claude-code" },
+      round: 2,
+      previous,
+    });
+    expect(consensus.comparison?.fixed).toHaveLength(1);
+    const { body } = renderConsensusComment(consensus);
+    expect(body).toContain("✅ 1 fixed");
+    expect(body).toContain(
+      "_Not every lens review completed this round: a finding that only a missing one had reported counts as fixed here, and may still be there._",
+    );
+  });
+
+  it("says nothing of the kind when every model reviewed", () => {
+    const consensus = buildConsensus({
+      reports: LENSES.map((lens) => report("alpha", lens)),
+      modelOrder: ["alpha"],
+      lensOrder: LENSES,
+      providers: { alpha: "chat" },
+      round: 2,
+      previous,
+    });
+    const { body } = renderConsensusComment(consensus);
+    expect(body).toContain("✅ 1 fixed");
+    expect(body).not.toContain("Not every lens review completed this round");
+  });
+});
