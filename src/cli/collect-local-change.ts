@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import type { DiffFile } from "../diff/diff-file.js";
 import { parseUnifiedDiff } from "../diff/parse-unified-diff.js";
+import { unlistedSkipsNote } from "../github/extract-tarball.js";
 import type { NotReviewed } from "../run/round-status.js";
 import { describeChange } from "./describe-change.js";
 import { exportCommitTree } from "./export-commit-tree.js";
@@ -124,9 +125,12 @@ async function collectCommit(
     diffText,
     files,
     workspaceDir: exported.dir,
-    notReviewed: exported.skipped
-      .filter((skipped) => changed.has(skipped.path))
-      .map((skipped) => ({ path: skipped.path, reason: "too-large" })),
+    notReviewed: [
+      ...exported.skipped
+        .filter((skipped) => changed.has(skipped.path))
+        .map((skipped) => ({ path: skipped.path, reason: "too-large" as const })),
+      ...unlistedSkipsNote(exported.unlistedSkips),
+    ],
     cleanup: exported.cleanup,
   };
 }

@@ -9,6 +9,8 @@ export interface ExportedTree {
   dir: string;
   /** Files left out by the extraction limits, as the app's snapshot reports them. */
   skipped: ExtractResult["skipped"];
+  /** Skipped entries past the listed ones (a tree with very many): counted, not named. */
+  unlistedSkips: number;
   /** Removes everything the export wrote. */
   cleanup: () => Promise<void>;
 }
@@ -33,7 +35,7 @@ export async function exportCommitTree(
     await git(["archive", "--format=tar.gz", "--prefix=head/", `--output=${archive}`, sha]);
     const extracted = await extractTarball(createReadStream(archive), dir);
     await rm(archive, { force: true });
-    return { dir, skipped: extracted.skipped, cleanup };
+    return { dir, skipped: extracted.skipped, unlistedSkips: extracted.unlistedSkips, cleanup };
   } catch (error) {
     await cleanup();
     throw error;

@@ -9,21 +9,62 @@ export interface ExtractLimits {
   maxTotalBytes: number;
   /** Files larger than this are skipped (listed) rather than written. */
   maxFileBytes: number;
+  /** Regular files written. */
   maxFiles: number;
+  /**
+   * Entries of every kind taken from the archive: files, directories, symbolic
+   * and hard links, and any other type. The archive is the pull request's tree,
+   * so its author chooses how many directories and links it holds; each one is
+   * a filesystem operation.
+   */
+  maxEntries: number;
+  /** Skipped paths listed one by one; past this they are only counted (`unlistedSkips`). */
+  maxListedSkips: number;
 }
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxTotalBytes: 512 * 1024 * 1024,
   maxFileBytes: 5 * 1024 * 1024,
   maxFiles: 50_000,
+  maxEntries: 100_000,
+  maxListedSkips: 1_000,
 };
+
+export type SkipReason = "too-large" | "unsafe-link" | "over-limit" | "unsupported";
 
 export interface ExtractResult {
   files: number;
   bytes: number;
-  /** Paths skipped: over the per-file size, links leaving the tree, or past a limit. */
-  skipped: { path: string; reason: "too-large" | "unsafe-link" | "over-limit" }[];
+  /** Entries of every kind taken (written or created), the top-level directory included. */
+  entries: number;
+  /**
+   * Paths skipped: over the per-file size, links leaving the tree, entry types
+   * we never create (devices, FIFOs), or past a limit. At most
+   * `maxListedSkips` of them; the rest are counted in `unlistedSkips`.
+   */
+  skipped: { path: string; reason: SkipReason }[];
+  /** Skipped entries beyond the listed ones: never silently lost, but not named. */
+  unlistedSkips: number;
 }
+
+/**
+ * The line a snapshot's "not reviewed" list gets for skipped entries past the
+ * listed ones: any changed file may be among them, so the list says how many.
+ */
+export function unlistedSkipsNote(unlistedSkips: number): { path: string; reason: "too-large" }[] {
+  if (unlistedSkips === 0) return [];
+  return [
+    {
+      path: `(${unlistedSkips} more entries of the tree left out: extraction limits)`,
+      reason: "too-large",
+    },
+  ];
+}
+
+/** Entry types node-tar writes as regular files. */
+const FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
+/** Entry types we create besides files (links are checked first). */
+const CREATED_TYPES = new Set(["Directory", "GNUDumpDir", "SymbolicLink", "Link"]);
 
 /**
  * Extracts a GitHub tarball (a gzip tar with one top-level `owner-repo-sha/`
@@ -34,10 +75,16 @@ export interface ExtractResult {
 export async function extractTarball(
   source: ReadableStream<Uint8Array> | NodeJS.ReadableStream | Uint8Array,
   dir: string,
-  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
+  limits: Partial<ExtractLimits> = DEFAULT_EXTRACT_LIMITS,
 ): Promise<ExtractResult> {
   await mkdir(dir, { recursive: true });
-  const result: ExtractResult = { files: 0, bytes: 0, skipped: [] };
+  const settings = { ...DEFAULT_EXTRACT_LIMITS, ...limits };
+  const result: ExtractResult = { files: 0, bytes: 0, entries: 0, skipped: [], unlistedSkips: 0 };
+  const skip = (path: string, reason: SkipReason): false => {
+    if (result.skipped.length < settings.maxListedSkips) result.skipped.push({ path, reason });
+    else result.unlistedSkips++;
+    return false;
+  };
   const input =
     source instanceof Uint8Array
       ? Readable.from([source])
@@ -53,26 +100,26 @@ export async function extractTarball(
     filter: (path, entry) => {
       const stat = entry as tar.ReadEntry;
       const relative = path.split("/").slice(1).join("/");
-      if (stat.type === "SymbolicLink" || stat.type === "Link") {
+      const type = String(stat.type);
+      const isFile = FILE_TYPES.has(type);
+      if (!isFile && !CREATED_TYPES.has(type)) return skip(relative, "unsupported");
+      if (type === "SymbolicLink" || type === "Link") {
         const target = stat.linkpath ?? "";
         if (isAbsolute(target) || normalize(target).split(/[\\/]/).includes("..")) {
-          result.skipped.push({ path: relative, reason: "unsafe-link" });
-          return false;
+          return skip(relative, "unsafe-link");
         }
-        return true;
       }
-      if (stat.type !== "File" && stat.type !== "OldFile" && stat.type !== "ContiguousFile")
-        return true;
-      const size = stat.size ?? 0;
-      if (size > limits.maxFileBytes) {
-        result.skipped.push({ path: relative, reason: "too-large" });
-        return false;
+      const size = isFile ? (stat.size ?? 0) : 0;
+      if (size > settings.maxFileBytes) return skip(relative, "too-large");
+      if (
+        result.entries + 1 > settings.maxEntries ||
+        (isFile && result.files + 1 > settings.maxFiles) ||
+        result.bytes + size > settings.maxTotalBytes
+      ) {
+        return skip(relative, "over-limit");
       }
-      if (result.files + 1 > limits.maxFiles || result.bytes + size > limits.maxTotalBytes) {
-        result.skipped.push({ path: relative, reason: "over-limit" });
-        return false;
-      }
-      result.files++;
+      result.entries++;
+      if (isFile) result.files++;
       result.bytes += size;
       return true;
     },

@@ -4,7 +4,7 @@ import type { DiffFile } from "../diff/diff-file.js";
 import { parsePatch } from "../diff/parse-patch.js";
 import { parseUnifiedDiff } from "../diff/parse-unified-diff.js";
 import type { NotReviewed } from "../run/round-status.js";
-import { extractTarball } from "./extract-tarball.js";
+import { extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export interface PullRequestSnapshot {
@@ -83,11 +83,13 @@ export async function takeSnapshot(
   let workspaceSource: PullRequestSnapshot["workspaceSource"] = "tarball";
   try {
     const extracted = await downloadTree(octokit, repo, headSha, workspaceDir);
+    const changed = new Set(files.map((file) => file.path));
     for (const skipped of extracted.skipped) {
-      if (files.some((file) => file.path === skipped.path)) {
+      if (changed.has(skipped.path)) {
         notReviewed.push({ path: skipped.path, reason: "too-large" });
       }
     }
+    notReviewed.push(...unlistedSkipsNote(extracted.unlistedSkips));
   } catch {
     workspaceSource = "contents";
     await fetchChangedFiles(octokit, repo, headSha, files, workspaceDir);
