@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { lchown, mkdir, open, readdir, realpath, symlink } from "node:fs/promises";
+import { lchown, mkdir, open, readdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 
@@ -52,8 +52,15 @@ export async function copyScrubbedWorkspace(
   await mkdir(options.target, { mode: 0o755 });
   await giveToOwner(options.target, options.owner);
   const pending: string[][] = [[]];
+  const reserve = (bytes: number) => {
+    result.bytes += bytes;
+    if (result.bytes > maxBytes) {
+      throw new Error("the snapshot is larger than the workspace copy allows");
+    }
+  };
   for (let segments = pending.pop(); segments !== undefined; segments = pending.pop()) {
     const directory = join(root, ...segments);
+    const files: { from: string; to: string }[] = [];
     for (const entry of await readdir(directory, { withFileTypes: true })) {
       const path = [...segments, entry.name];
       const relativePath = path.join("/");
@@ -72,8 +79,7 @@ export async function copyScrubbedWorkspace(
         await giveToOwner(to, options.owner);
         pending.push(path);
       } else if (entry.isFile()) {
-        result.bytes += await copyRegularFile(from, to, maxBytes - result.bytes);
-        await giveToOwner(to, options.owner);
+        files.push({ from, to });
       } else if (entry.isSymbolicLink()) {
         const inside = await resolveInside(root, from);
         if (inside === null) {
@@ -85,9 +91,28 @@ export async function copyScrubbedWorkspace(
         await giveToOwner(to, options.owner);
       }
     }
+    // A few files at once: one at a time, a tree of small files took seconds per thousand.
+    for (let start = 0; start < files.length; start += FILES_AT_ONCE) {
+      // Settled, not raced: a failure must not leave copies still writing into a tree
+      // that is about to be deleted.
+      const outcomes = await Promise.allSettled(
+        files.slice(start, start + FILES_AT_ONCE).map(async ({ from, to }) => {
+          await copyRegularFile(from, to, reserve);
+          await giveToOwner(to, options.owner);
+        }),
+      );
+      const failed = outcomes.find((outcome) => outcome.status === "rejected");
+      if (failed !== undefined) {
+        throw failed.reason;
+      }
+    }
   }
   return result;
 }
+
+const FILES_AT_ONCE = 16;
+// Read whole below this size; streamed above it, so a large file never sits in memory.
+const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 
 interface RemovalRule {
   segments: string[];
@@ -115,23 +140,29 @@ function endsWith(path: readonly string[], tail: readonly string[]): boolean {
 
 /**
  * Copies one regular file without following a link (the entry was a file when listed;
- * O_NOFOLLOW keeps it from having become a link since). Returns its size.
+ * O_NOFOLLOW keeps it from having become a link since). Its size is reserved against the
+ * copy's byte bound before anything is written.
  */
-async function copyRegularFile(from: string, to: string, budget: number): Promise<number> {
+async function copyRegularFile(
+  from: string,
+  to: string,
+  reserve: (bytes: number) => void,
+): Promise<void> {
   const input = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const stats = await input.stat();
     if (!stats.isFile()) {
-      return 0;
+      return;
     }
-    if (stats.size > budget) {
-      throw new Error("the snapshot is larger than the workspace copy allows");
-    }
+    reserve(stats.size);
     // Executable bits survive (a reviewer may want to know a script is executable); nothing else.
     const mode = (stats.mode & 0o111) !== 0 ? 0o755 : 0o644;
+    if (stats.size <= WHOLE_FILE_BYTES) {
+      await writeFile(to, await input.readFile(), { flag: "wx", mode });
+      return;
+    }
     const output = await open(to, "wx", mode);
     await pipeline(input.createReadStream({ autoClose: false }), output.createWriteStream());
-    return stats.size;
   } finally {
     await input.close();
   }
