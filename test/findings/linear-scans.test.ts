@@ -5,6 +5,7 @@ import { finalOutput } from "../../src/agent/finalize.js";
 import { stripFindingsBlock } from "../../src/agent/strip-findings-block.js";
 import { containsFindingsBlock } from "../../src/findings/contains-findings-block.js";
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
+import { normalizeFinding } from "../../src/findings/normalize-finding.js";
 import { removeFindingsBlocks } from "../../src/findings/remove-findings-blocks.js";
 
 /*
@@ -78,6 +79,45 @@ describe("scans over model text", () => {
       expect(times.at(-1), `${name} at 4M chars`).toBeLessThan(MAX_MS_AT_4M);
     }
     console.log(`shape (chars: ${SIZES.join(", ")})\n${rows.join("\n")}`);
+  });
+
+  it("normalizes hostile finding fields in linear time", () => {
+    const entry = (fields: Record<string, unknown>) => ({
+      severity: "high",
+      title: "t",
+      ...fields,
+    });
+    const fields: Record<string, (size: number) => Record<string, unknown>> = {
+      "file, many colons": (size) => ({ file: `${"a:1".repeat(size / 3)}x` }),
+      "file, dashed range": (size) => ({ file: `a:1${" - 1".repeat(size / 4)}x` }),
+      "line, spaced range": (size) => ({
+        file: "a",
+        line: `1${" ".repeat(size)}-${" ".repeat(size)}x`,
+      }),
+      "path of ./": (size) => ({ file: `${"./".repeat(size / 2)}a`, line: 1 }),
+      "body, no sentence end": (size) => ({
+        file: "a",
+        line: 1,
+        title: "",
+        body: "a".repeat(size),
+      }),
+      "huge severity": (size) => ({ file: "a", line: 1, severity: "x".repeat(size) }),
+    };
+    const sizes = [40_000, 400_000];
+    const rows: string[] = [];
+    for (const [name, make] of Object.entries(fields)) {
+      const times = sizes.map((size) => {
+        const raw = entry(make(size));
+        const started = performance.now();
+        normalizeFinding(raw, 0);
+        return performance.now() - started;
+      });
+      rows.push(
+        `${name.padEnd(22)} ${times.map((ms) => `${ms.toFixed(1).padStart(7)}ms`).join(" ")}`,
+      );
+      expect((times[1] ?? 0) / Math.max(FLOOR_MS, times[0] ?? 0), name).toBeLessThan(MAX_GROWTH);
+    }
+    console.log(`finding field (chars: ${sizes.join(", ")})\n${rows.join("\n")}`);
   });
 
   it("still reads what the fences and verdict line say", () => {
