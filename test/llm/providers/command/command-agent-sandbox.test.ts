@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -195,6 +195,41 @@ describe.each(["none", "user", "bwrap"] as const)(
 );
 
 describe("preparing the workspace", () => {
+  it("leaves out the default paths and the provider's removePaths, at any depth", async () => {
+    const isolation = available.get("none");
+    if (isolation === undefined) throw new Error("level none is always available");
+    for (const path of [
+      ".claude/settings.json",
+      "pkg/.mcp.json",
+      "pkg/.myagent/x.json",
+      "src/a.ts",
+    ]) {
+      await mkdir(join(snapshot, path, ".."), { recursive: true });
+      await writeFile(join(snapshot, path), "{}");
+    }
+    const model = createCommandAgentModel({
+      provider: {
+        name: "lister",
+        command: ["/bin/sh", "-c", "find . | sort"],
+        env: [],
+        removePaths: [".myagent/"],
+      },
+      modelId: "lister",
+      model: "m",
+      env: { PATH: process.env.PATH },
+      isolation,
+      temporaryRoot: runs,
+    });
+    const result = await model.run({ prompt: "p", cwd: snapshot });
+    expect(result.text.split("\n").filter((line) => line !== "")).toEqual([
+      ".",
+      "./README.md",
+      "./pkg",
+      "./src",
+      "./src/a.ts",
+    ]);
+  });
+
   it("fails with a short reason and leaves nothing behind when the snapshot cannot be copied", async () => {
     const isolation = available.get("none");
     if (isolation === undefined) throw new Error("level none is always available");
