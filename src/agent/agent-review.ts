@@ -58,7 +58,7 @@ export async function agentReview(
     );
   } catch (error) {
     if (session.signal.aborted) throw error;
-    throw new LensFailure(publicFailureReason(error), first.text);
+    throw new LensFailure(publicFailureReason(error), first.text, error);
   } finally {
     deadline.dispose();
   }

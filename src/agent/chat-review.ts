@@ -82,7 +82,7 @@ export async function chatReview(model: ChatModel, session: ReviewSession): Prom
       );
     }
     // Keep what the model did answer next to the reason.
-    throw new LensFailure(publicFailureReason(error), text);
+    throw new LensFailure(publicFailureReason(error), text, error);
   } finally {
     deadline.dispose();
   }

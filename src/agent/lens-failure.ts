@@ -3,8 +3,9 @@ export class LensFailure extends Error {
   /** What the model did answer, if anything: kept for the per-lens detail. */
   readonly text: string;
 
-  constructor(message: string, text = "") {
-    super(message);
+  /** `cause`: the error behind it, for the log; the message is what is published. */
+  constructor(message: string, text = "", cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "LensFailure";
     this.text = text;
   }

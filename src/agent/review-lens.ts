@@ -10,6 +10,7 @@ import { deriveVerdict } from "./derive-verdict.js";
 import type { LensEvent, LensEventBody } from "./lens-event.js";
 import { LensFailure } from "./lens-failure.js";
 import type { LensReport } from "./lens-report.js";
+import { publicCancelReason } from "./public-cancel-reason.js";
 import { publicFailureReason } from "./public-failure-reason.js";
 import { repoTools } from "./repo-tools.js";
 import type { ReviewSession } from "./review-session.js";
@@ -31,6 +32,11 @@ export interface ReviewLensOptions {
   limits: Pick<ReviewConfig, "maxTurns" | "timeoutSeconds" | "verify">;
   signal?: AbortSignal | undefined;
   onEvent?: ((event: LensEvent) => void) | undefined;
+  /**
+   * Called with the error behind a failed lens, for the log: the report and the
+   * board carry only its public reason (publicFailureReason).
+   */
+  onFailure?: ((error: unknown) => void) | undefined;
   clock?: Clock | undefined;
   /** The time a tool-free turn gets once the budget is spent; default a tenth of the timeout, 5 to 60 s. */
   graceSeconds?: number | undefined;
@@ -140,11 +146,12 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     });
   } catch (error) {
     if (signal.aborted) {
-      const reason = cancelReason(signal.reason);
+      const reason = publicCancelReason(signal.reason);
       emit({ type: "cancelled", reason });
       return report({ outcome: "cancelled", failure: reason });
     }
     const reason = publicFailureReason(error);
+    options.onFailure?.(error);
     emit({ type: "failed", reason });
     return report({
       outcome: "failed",
@@ -168,12 +175,4 @@ function withRejectedNote(text: string, rejected: readonly string[]): string {
       ? ` and ${rejected.length - MAX_NAMED_REJECTIONS} more`
       : "";
   return `${text}\n\n_Gadfly could not read ${rejected.length} entr${rejected.length === 1 ? "y" : "ies"} of the findings block: ${named}${more}._`;
-}
-
-function cancelReason(reason: unknown): string {
-  if (typeof reason === "string" && reason.trim() !== "") return reason.trim();
-  if (reason instanceof Error && reason.name !== "AbortError" && reason.message !== "") {
-    return publicFailureReason(new LensFailure(reason.message));
-  }
-  return "cancelled";
 }

@@ -1,15 +1,14 @@
 import { redactSecrets } from "../llm/redact-secrets.js";
 
-const GITHUB_TOKEN_RE = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g;
-
 /**
- * A one-line reason for a failure, safe to publish on a board or a check and
- * to log: GitHub errors by status and route, our own typed errors by their
- * public message, never a stack, a token or a response body.
+ * A one-line description of a failure for the log: GitHub errors by status and
+ * route, our typed errors by their public message, others by their message (which
+ * may name a path or a host: fine for the log, which redacts secrets, never for a
+ * page; what is published comes from publicFailureReason). No stack, no token.
  */
 export function describeError(error: unknown): string {
   const text = describe(error).replace(/\s+/g, " ").trim();
-  return redactSecrets(text, []).replace(GITHUB_TOKEN_RE, "[redacted]").slice(0, 300);
+  return redactSecrets(text, []).slice(0, 300);
 }
 
 function describe(error: unknown): string {

@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../agent/clock.js";
 import type { LensReport } from "../agent/lens-report.js";
+import { publicFailureReason } from "../agent/public-failure-reason.js";
 import type { LensDefinition } from "../agent/schema.js";
 import type { ReviewPlan } from "../config/resolve-review-plan.js";
 import type { AppConfig, ModelConfig, ProviderConfig } from "../config/schema.js";
@@ -9,6 +10,7 @@ import { buildConsensus } from "../consensus/build-consensus.js";
 import type { Consensus } from "../consensus/consensus.js";
 import { ChangedLineIndex } from "../diff/changed-line-index.js";
 import type { LanguageModel } from "../llm/language-model.js";
+import { escapeInline } from "../render/escape-inline.js";
 import { renderCheckRunOutput } from "../render/render-check-run-output.js";
 import type { RenderOptions } from "../render/render-options.js";
 import { CoalescedWriter } from "../run/coalesced-writer.js";
@@ -247,6 +249,8 @@ async function runRegistered(
         status = next;
         board.update(next);
       },
+      onLensError: (model, lens, error) =>
+        log.warn({ ...fields, model, lens, err: error }, "lens failed"),
       onTranscript: (model, lens, messages) =>
         store.saveTranscript(round.id, model, lens, messages),
       onLensReport: async (report) => {
@@ -325,13 +329,14 @@ async function runRegistered(
       "round completed",
     );
   } catch (error) {
-    const reason = describeError(error);
+    // The board, the check and the store say only the public reason; the log has it all.
+    const reason = publicFailureReason(error);
     if (handedOver(stopReason())) {
       // Most likely the stop itself: whoever takes the round next runs it again.
-      log.warn({ ...fields, err: reason }, "round stopped here; it resumes elsewhere");
+      log.warn({ ...fields, err: error }, "round stopped here; it resumes elsewhere");
       return;
     }
-    log.error({ ...fields, err: reason }, "round failed");
+    log.error({ ...fields, err: error }, "round failed");
     status = {
       ...cancelRemaining(status, "round failed", deps.clock.now()),
       finished: true,
@@ -342,7 +347,7 @@ async function runRegistered(
     if (checkRunId !== undefined) {
       await completeCheckRun(octokit, repo, checkRunId, "neutral", {
         title: "Gadfly could not finish this review",
-        summary: `The review round failed: ${reason}. Comment \`@gadfly review\` to try again.`,
+        summary: `The review round failed: ${escapeInline(reason)}. Comment \`@gadfly review\` to try again.`,
       }).catch((checkError: unknown) =>
         log.warn({ ...fields, err: describeError(checkError) }, "could not complete the check run"),
       );

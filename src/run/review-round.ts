@@ -1,6 +1,8 @@
 import { type Clock, systemClock } from "../agent/clock.js";
 import type { LensEvent } from "../agent/lens-event.js";
 import type { LensReport } from "../agent/lens-report.js";
+import { publicCancelReason } from "../agent/public-cancel-reason.js";
+import { publicFailureReason } from "../agent/public-failure-reason.js";
 import { reviewLens } from "../agent/review-lens.js";
 import type { LensDefinition } from "../agent/schema.js";
 import { Workspace } from "../agent/workspace.js";
@@ -49,6 +51,11 @@ export interface ReviewRoundOptions {
   resumed?: boolean;
   clock?: Clock;
   record?: { dir: string };
+  /**
+   * Called with the error behind each failed lens, for the log (which redacts it):
+   * reports and the board carry only the public reason.
+   */
+  onLensError?: (model: string, lens: string, error: unknown) => void;
   /** Called with each lens's conversation (secrets redacted) once the lens ends. */
   onTranscript?: (model: string, lens: string, messages: Message[]) => Promise<void>;
   /** Tests and the demo may build models their own way. */
@@ -155,7 +162,10 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
             }),
           options.signal,
         )
-        .catch((error: unknown) => cancelledOrFailed(model, lensId, error, options.signal));
+        .catch((error: unknown) => {
+          if (!options.signal.aborted) options.onLensError?.(model.id, lensId, error);
+          return cancelledOrFailed(model, lensId, error, options.signal);
+        });
       const report = redactReport(raw, secrets);
       onEvent(reportEvent(report, clock.now()));
       await options.onLensReport?.(report);
@@ -202,7 +212,8 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
         record: options.record,
       });
   } catch (error) {
-    return failedReport(model, lensId, publicMessage(error));
+    options.onLensError?.(model.id, lensId, error);
+    return failedReport(model, lensId, publicFailureReason(error));
   }
   const recorder = recordTranscript(languageModel, input.secrets);
   const report = await reviewLens({
@@ -213,6 +224,7 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
     prompt: input.prompt,
     workspace: input.workspace,
     limits: options.plan.review,
+    onFailure: (error) => options.onLensError?.(model.id, lensId, error),
     signal: options.signal,
     onEvent: input.onEvent,
     clock: input.clock,
@@ -248,8 +260,10 @@ function cancelledOrFailed(
   error: unknown,
   signal: AbortSignal,
 ): LensReport {
-  const report = failedReport(model, lens, publicMessage(error));
-  return signal.aborted ? { ...report, outcome: "cancelled", failure: reasonOf(signal) } : report;
+  const report = failedReport(model, lens, publicFailureReason(error));
+  return signal.aborted
+    ? { ...report, outcome: "cancelled", failure: publicCancelReason(signal.reason) }
+    : report;
 }
 
 /** A lens never started: no text, no findings, no verdict; the reason says why. */
@@ -273,20 +287,4 @@ function failedReport(model: ModelConfig, lens: string, failure: string): LensRe
     usage: { inputTokens: 0, outputTokens: 0 },
     recovered: false,
   };
-}
-
-function publicMessage(error: unknown): string {
-  if (typeof error === "object" && error !== null && "publicMessage" in error) {
-    return String((error as { publicMessage: unknown }).publicMessage);
-  }
-  return "internal error";
-}
-
-function reasonOf(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  return typeof reason === "string"
-    ? reason
-    : reason instanceof Error
-      ? reason.message
-      : "cancelled";
 }
