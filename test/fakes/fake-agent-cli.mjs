@@ -17,6 +17,7 @@
  *   --mode config-paths      prints the project configuration paths it loads, as JSON
  *   --model NAME             echoed by plain mode (checks `{model}` substitution)
  *   --pid-file PATH          where to write its pid (and the grandchild's, on a second line)
+ *   --marker TEXT            ignored: puts TEXT in its command line, for tests to find it in /proc
  *
  * Like the real CLIs, before anything else it loads project configuration from its
  * working directory and runs every command it finds there: Claude Code hooks
