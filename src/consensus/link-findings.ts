@@ -1,4 +1,10 @@
-import { agreementScore, type Comparable, FAR_LINES, normalizedTitle } from "./agreement-score.js";
+import {
+  agreementScore,
+  type Comparable,
+  FAR_LINES,
+  NEAR_LINES,
+  normalizedTitle,
+} from "./agreement-score.js";
 import { inverseDocumentFrequency } from "./inverse-document-frequency.js";
 import type { PreparedFinding } from "./prepared-finding.js";
 import { textVectors } from "./text-similarity.js";
@@ -10,6 +16,14 @@ import { textVectors } from "./text-similarity.js";
 export const EDGE_THRESHOLD = 0.15;
 /** Mean agreement over every cross pair required to merge two groups (average linkage). */
 export const LINK_THRESHOLD = 0.135;
+/**
+ * Pairs compared in one file at most. Every pair of findings within FAR_LINES is scored, so a
+ * model made to pile findings onto one place costs the square of their number in time and
+ * memory: 600,000 pairs is about 1,100 findings at one line (4 models × 5 lenses × 50 is 1,000,
+ * all the finding limit lets through with the default lenses), clustered in about a second. A
+ * block over it is grouped by `sameTitleGroups` instead; no honest review comes near.
+ */
+export const MAX_COMPARED_PAIRS = 600_000;
 
 /**
  * Below this distance from LINK_THRESHOLD, an incrementally summed mean is
@@ -103,18 +117,31 @@ interface Edge {
   score: number;
 }
 
+/** A member's line range, tagged with its position in the block. */
+interface RangeEntry {
+  start: number;
+  end: number;
+  position: number;
+}
+
+/** Every member's ranges, sorted by start: what the candidate sweep walks. */
+function sortedRanges(block: readonly PreparedFinding[]): RangeEntry[] {
+  const entries = block.flatMap((member, position) =>
+    member.ranges.map((range) => ({ start: range.start, end: range.end, position })),
+  );
+  entries.sort((a, b) => a.start - b.start || a.end - b.end || a.position - b.position);
+  return entries;
+}
+
 /**
  * Visits each pair of members whose ranges lie within FAR_LINES once: a sweep over ranges
  * sorted by start. A visitor rather than a list: a dense block has hundreds of thousands.
  */
 function forEachCandidatePair(
   block: readonly PreparedFinding[],
+  entries: readonly RangeEntry[],
   visit: (left: number, right: number) => void,
 ): void {
-  const entries = block.flatMap((member, position) =>
-    member.ranges.map((range) => ({ ...range, position })),
-  );
-  entries.sort((a, b) => a.start - b.start || a.end - b.end || a.position - b.position);
   // With one range per member each pair comes up once; only extra ranges can repeat a pair.
   const seen = entries.length > block.length ? new Set<number>() : null;
   for (const [i, current] of entries.entries()) {
@@ -135,6 +162,60 @@ function forEachCandidatePair(
   }
 }
 
+/** Whether the sweep would visit more than `budget` range pairs; stops counting past it. */
+function exceedsPairBudget(entries: readonly RangeEntry[], budget: number): boolean {
+  let pairs = 0;
+  for (const [i, current] of entries.entries()) {
+    for (let j = i + 1; j < entries.length; j += 1) {
+      const next = entries[j];
+      if (next === undefined || next.start > current.end + FAR_LINES) break;
+      pairs += 1;
+      if (pairs > budget) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The fallback for a block over the pair budget, linear after a sort: findings with the same
+ * normalized title whose own ranges lie within NEAR_LINES of each other are one group (they
+ * would score 1 together), every other finding stands alone. Coarser than average linkage,
+ * but only model output built to flood one place ever gets here.
+ */
+function sameTitleGroups(block: readonly PreparedFinding[]): number[][] {
+  const byTitle = new Map<string, number[]>();
+  const groups: number[][] = [];
+  block.forEach((member, position) => {
+    const title = normalizedTitle(member.finding.title);
+    if (title === "") {
+      groups.push([position]);
+      return;
+    }
+    const members = byTitle.get(title);
+    if (members === undefined) byTitle.set(title, [position]);
+    else members.push(position);
+  });
+  const rangeOf = (position: number) => block[position]?.ranges[0] ?? { start: 0, end: 0 };
+  for (const members of byTitle.values()) {
+    members.sort((a, b) => rangeOf(a).start - rangeOf(b).start || a - b);
+    let current: number[] = [];
+    let currentEnd = Number.NEGATIVE_INFINITY;
+    for (const position of members) {
+      const range = rangeOf(position);
+      if (current.length > 0 && range.start > currentEnd + NEAR_LINES) {
+        groups.push(current);
+        current = [];
+      }
+      current.push(position);
+      currentEnd = current.length === 1 ? range.end : Math.max(currentEnd, range.end);
+    }
+    groups.push(current);
+  }
+  return groups
+    .map((group) => [...group].sort((a, b) => a - b))
+    .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+}
+
 /**
  * Groups the findings of one file (greedy average-linkage agglomeration over candidate
  * edges, strongest first) and returns groups of positions into `block`. Plain single linkage
@@ -142,6 +223,8 @@ function forEachCandidatePair(
  * same-model rule stop that.
  */
 export function linkFindings(block: readonly PreparedFinding[]): number[][] {
+  const entries = sortedRanges(block);
+  if (exceedsPairBudget(entries, MAX_COMPARED_PAIRS)) return sameTitleGroups(block);
   const factor = inverseDocumentFrequency(block.map((member) => member.profile));
   const comparables: Comparable[] = block.map((member) => ({
     file: member.finding.file,
@@ -151,7 +234,7 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
   }));
   const links = new GroupLinks(block.map((member) => member.finding.model));
   const edges: Edge[] = [];
-  forEachCandidatePair(block, (left, right) => {
+  forEachCandidatePair(block, entries, (left, right) => {
     const a = comparables[left];
     const b = comparables[right];
     if (a !== undefined && b !== undefined) {

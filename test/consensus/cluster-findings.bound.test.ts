@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { clusterFindings } from "../../src/consensus/cluster-findings.js";
 import type { Finding } from "../../src/consensus/finding.js";
+import { MAX_COMPARED_PAIRS } from "../../src/consensus/link-findings.js";
 import { MAX_FINDINGS_PER_LENS } from "../../src/findings/parse.js";
 
 /*
@@ -63,6 +64,9 @@ const ONE_LENS_EACH = MODELS.length * MAX_FINDINGS_PER_LENS;
 /** 4 models × 5 lenses × 50: everything the limit lets through with the default lenses. */
 const EVERY_LENS = ONE_LENS_EACH * LENSES;
 
+/** 4 models × 15 lenses (5 default, 10 custom) × 50. */
+const OVER_BUDGET = ONE_LENS_EACH * 15;
+
 function timed(findings: readonly Finding[]): { ms: number; clusters: number } {
   const started = performance.now();
   const clusters = clusterFindings(findings, { modelOrder: MODELS });
@@ -91,6 +95,16 @@ describe("clustering the worst case at one line", () => {
       expect(large.ms / Math.max(25, small.ms), `${name}, growth`).toBeLessThan(60);
       expect(large.ms, `${name}, ${EVERY_LENS} findings`).toBeLessThan(15_000);
     }
+    // Custom lenses can bring a model to 15 lenses: 3,000 findings at one line, over the pair
+    // budget, are grouped by title in linear time instead of compared pairwise (4.5M pairs).
+    const flood = SHAPES["all different"]?.(OVER_BUDGET) ?? [];
+    const over = timed(flood);
+    rows.push(
+      `all different  ${OVER_BUDGET}: ${over.ms.toFixed(0).padStart(5)} ms (${over.clusters} clusters, over the pair budget)`,
+    );
+    expect((OVER_BUDGET * (OVER_BUDGET - 1)) / 2).toBeGreaterThan(MAX_COMPARED_PAIRS);
+    expect(over.ms, `${OVER_BUDGET} findings over the budget`).toBeLessThan(5_000);
+    expect(over.clusters).toBe(OVER_BUDGET);
     console.log(`findings at one line → clustering time\n${rows.join("\n")}`);
   });
 
