@@ -7,6 +7,8 @@ export class ModelError extends Error {
   readonly statusCode: number | undefined;
   /** Server-requested wait before retrying (from Retry-After), in milliseconds. */
   readonly retryAfterMs: number | undefined;
+  /** What may be published when the message holds detail only the log should see. */
+  readonly #publicMessage: string | undefined;
 
   constructor(
     message: string,
@@ -15,9 +17,12 @@ export class ModelError extends Error {
       statusCode?: number;
       retryAfterMs?: number;
       cause?: unknown;
+      /** A shorter public text, when `message` quotes output such as a process's stderr. */
+      publicMessage?: string;
     } = {},
   ) {
     super(message, { cause: options.cause });
+    this.#publicMessage = options.publicMessage;
     this.name = "ModelError";
     this.isRetryable = options.isRetryable ?? false;
     this.statusCode = options.statusCode;
@@ -25,7 +30,7 @@ export class ModelError extends Error {
   }
 
   get publicMessage(): string {
-    return this.message;
+    return this.#publicMessage ?? this.message;
   }
 }
 

@@ -108,8 +108,11 @@ export function createCommandAgentModel(options: CommandAgentModelOptions): Agen
           ? `was killed by ${outcome.exitSignal}`
           : `exited with code ${outcome.exitCode}`;
       const reason = failureReason(outcome.stderrTail, secrets);
+      // The stderr tail is the agent's raw output (paths, whatever a hook printed): it goes
+      // to the log with the error; the board says only how the process ended.
       throw new ModelError(
         `${provider.name}: ${program} ${how}${reason === "" ? "" : `: ${reason}`}`,
+        { publicMessage: `${provider.name}: ${program} ${how} (its error output is in the log)` },
       );
     }
     const result = parseAgentOutput(outcome.stdout);

@@ -165,6 +165,10 @@ describe("createCommandAgentModel", () => {
       "fake-agent: node exited with code 3: starting review Error: authentication failed with key [redacted]",
     );
     expect(error.publicMessage).not.toContain(SECRET);
+    // The board gets how it ended; the stderr tail (raw output) is for the log only.
+    expect(error.publicMessage).toBe(
+      "fake-agent: node exited with code 3 (its error output is in the log)",
+    );
     expect(error.isRetryable).toBe(false);
   });
 
