@@ -1,16 +1,60 @@
-import { compileSafeGlob } from "./safe-glob.js";
+import { compileSafeGlob, type MatchBudget } from "./safe-glob.js";
 
 /**
- * One predicate for a repository's `ignore` globs: true when any matches the
- * path. The globs were validated with the config (RepoConfig); one that is not
- * in the safe subset here is a programming error, not a silent non-match.
- * Work per path: at most its length × the globs' matcher states.
+ * Live matcher states visited while matching one change set's paths against
+ * the ignore globs (~5–20 ns each here): a bound on the whole, not only per
+ * path. Ordinary globs stay far below it (a 3,000-file change against 50
+ * `**​/…` globs visits ~30 million); only a heavy list and thousands of long
+ * paths made for it reach it.
  */
-export function ignoreMatcher(globs: readonly string[]): (path: string) => boolean {
+export const IGNORE_MATCH_STEPS = 20_000_000;
+
+export interface IgnoreMatcher {
+  /** True when a glob matches the path. False once the budget is spent: the file is then reviewed. */
+  isIgnored(path: string): boolean;
+  /** Whether the budget ran out, so some files that a glob might match were reviewed anyway. */
+  readonly exhausted: boolean;
+  /** Steps spent so far (for measurement). */
+  readonly stepsUsed: number;
+}
+
+/**
+ * One predicate for a repository's `ignore` globs. The globs were validated
+ * with the config (RepoConfig); one that is not in the safe subset here is a
+ * programming error, not a silent non-match. Work per path is at most its
+ * length × the globs' matcher states, and over all paths at most `steps`:
+ * past it, paths are no longer matched (reviewing a file costs at most its
+ * share of the diff budget; stalling the event loop would cost every tenant).
+ */
+export function ignoreMatcher(
+  globs: readonly string[],
+  steps: number = IGNORE_MATCH_STEPS,
+): IgnoreMatcher {
   const matchers = globs.map((glob, index) => {
     const compiled = compileSafeGlob(glob);
     if (!compiled.ok) throw new Error(`ignore[${index}]: ${compiled.problem}`);
-    return compiled.matches;
+    return compiled;
   });
-  return (path) => matchers.some((matches) => matches(path));
+  const budget: MatchBudget = { steps };
+  let exhausted = false;
+  return {
+    isIgnored(path) {
+      if (exhausted) return false;
+      for (const matcher of matchers) {
+        const matched = matcher.matchesWithin(path, budget);
+        if (matched === null) {
+          exhausted = true;
+          return false;
+        }
+        if (matched) return true;
+      }
+      return false;
+    },
+    get exhausted() {
+      return exhausted;
+    },
+    get stepsUsed() {
+      return steps - Math.max(0, budget.steps);
+    },
+  };
 }

@@ -19,12 +19,21 @@ export const MAX_GLOB_ALTERNATIVES = 8;
 export type SafeGlob =
   | {
       ok: true;
-      /** Whether the whole path matches. O(path length × stateCount), whatever the glob. */
+      /**
+       * Whether the whole path matches. O(path length × stateCount), whatever the glob.
+       * With a budget, each live state visited costs one step; null when the budget ran out.
+       */
       matches(path: string): boolean;
+      matchesWithin(path: string, budget: MatchBudget): boolean | null;
       /** The size of the compiled matcher: the bound on the work per path character. */
       stateCount: number;
     }
   | { ok: false; problem: string };
+
+/** Steps of matching left, shared by every path and glob of one change set. */
+export interface MatchBudget {
+  steps: number;
+}
 
 type Item =
   | { kind: "literal"; codePoint: number }
@@ -94,6 +103,27 @@ class Automaton {
   }
 }
 
+/** The automaton as matching reads it: typed arrays, built once per glob. */
+interface FrozenAutomaton {
+  kind: Int32Array;
+  test: Int32Array;
+  operand: Int32Array;
+  next: Int32Array;
+  alternative: Int32Array;
+  classes: readonly { negated: boolean; ranges: [number, number][] }[];
+}
+
+function freeze(automaton: Automaton): FrozenAutomaton {
+  return {
+    kind: Int32Array.from(automaton.kind),
+    test: Int32Array.from(automaton.test),
+    operand: Int32Array.from(automaton.operand),
+    next: Int32Array.from(automaton.next),
+    alternative: Int32Array.from(automaton.alternative),
+    classes: automaton.classes,
+  };
+}
+
 class GlobSyntaxError extends Error {}
 
 const SLASH = 0x2f;
@@ -112,11 +142,22 @@ export function compileSafeGlob(pattern: string): SafeGlob {
     const items = new Parser(pattern).parse();
     const expansions = expandBraces(items);
     const automaton = new Automaton();
-    const starts = expansions.map((flat) => emitStates(tokenize(flat), automaton));
+    const tokenized = expansions.map(tokenize);
+    const starts = tokenized.map((tokens) => emitStates(tokens, automaton));
+    const frozen = freeze(automaton);
+    // Most globs end in literal text (`**/*.snap`): a path that does not end with it cannot
+    // match, and is turned away without running the automaton.
+    const endings = tokenized.map(literalEnding);
+    const cannotMatch = (path: string) =>
+      endings.every((ending) => ending !== "" && !path.endsWith(ending));
     return {
       ok: true,
-      stateCount: automaton.kind.length,
-      matches: (path) => simulate(automaton, starts, path),
+      stateCount: frozen.kind.length,
+      matches: (path) =>
+        !cannotMatch(path) &&
+        simulate(frozen, starts, path, { steps: Number.POSITIVE_INFINITY }) === true,
+      matchesWithin: (path, budget) =>
+        cannotMatch(path) ? false : simulate(frozen, starts, path, budget),
     };
   } catch (error) {
     if (error instanceof GlobSyntaxError) return { ok: false, problem: error.message };
@@ -320,6 +361,17 @@ function tokenize(items: readonly FlatItem[]): Token[] {
   return tokens;
 }
 
+/** The literal characters a token sequence ends with ("" when it ends in a wildcard). */
+function literalEnding(tokens: readonly Token[]): string {
+  let ending = "";
+  for (let index = tokens.length - 1; index >= 0; index--) {
+    const token = tokens[index] as Token;
+    if (token.kind !== "char" || token.test.test !== LITERAL) break;
+    ending = String.fromCodePoint(token.test.codePoint) + ending;
+  }
+  return ending;
+}
+
 /** Appends the states of one token sequence (built back to front) and returns its start. */
 function emitStates(tokens: readonly Token[], automaton: Automaton): number {
   let next = 0; // the match state
@@ -355,63 +407,104 @@ function emitStates(tokens: readonly Token[], automaton: Automaton): number {
 /**
  * Runs the automaton over the path keeping the set of live states: each
  * character visits each state at most once, so the work is at most
- * path length × states, and a dead set stops early.
+ * path length × states, and a dead set stops early. Typed arrays and no
+ * allocation per character: this loop is the whole cost of matching.
  */
-function simulate(automaton: Automaton, starts: readonly number[], path: string): boolean {
+function simulate(
+  automaton: FrozenAutomaton,
+  starts: readonly number[],
+  path: string,
+  budget: MatchBudget,
+): boolean | null {
   const { kind, test, operand, next, alternative, classes } = automaton;
-  const seen = new Uint32Array(kind.length);
+  const size = kind.length;
+  const seen = new Uint32Array(size);
+  // Every state enters a set at most once per character; a closure pushes each edge at most once.
+  let current = new Int32Array(size);
+  let upcoming = new Int32Array(size);
+  const pending = new Int32Array(2 * size + 2);
+  let currentLength = 0;
+  let upcomingLength = 0;
   let generation = 1;
-  let current: number[] = [];
-  let upcoming: number[] = [];
-  const pending: number[] = [];
-  const addClosure = (into: number[], start: number) => {
-    pending.push(start);
-    while (pending.length > 0) {
-      const index = pending.pop() as number;
+
+  const addClosure = (start: number, into: Int32Array, length: number): number => {
+    let top = 0;
+    pending[top++] = start;
+    let added = length;
+    while (top > 0) {
+      const index = pending[--top] as number;
       if (seen[index] === generation) continue;
       seen[index] = generation;
       const stateKind = kind[index];
       if (stateKind === FORK) {
-        pending.push(alternative[index] as number, next[index] as number);
+        pending[top++] = alternative[index] as number;
+        pending[top++] = next[index] as number;
       } else {
-        into.push(index);
+        into[added++] = index;
         // A loop may also be left without consuming anything.
-        if (stateKind === LOOP) pending.push(next[index] as number);
+        if (stateKind === LOOP) pending[top++] = next[index] as number;
       }
     }
+    return added;
   };
-  const accepts = (index: number, codePoint: number): boolean => {
-    switch (test[index]) {
-      case LITERAL:
-        return codePoint === operand[index];
-      case NOT_SLASH:
-        return codePoint !== SLASH;
-      case ANYTHING:
-        return true;
-      default: {
-        if (codePoint === SLASH) return false;
-        const characterClass = classes[operand[index] as number];
-        if (characterClass === undefined) return false;
-        const inRange = characterClass.ranges.some(
-          ([low, high]) => codePoint >= low && codePoint <= high,
-        );
-        return inRange !== characterClass.negated;
-      }
-    }
-  };
-  for (const start of starts) addClosure(current, start);
+
+  for (const start of starts) currentLength = addClosure(start, current, currentLength);
   for (let offset = 0; offset < path.length; ) {
     const codePoint = path.codePointAt(offset) ?? 0;
     offset += codePoint > 0xffff ? 2 : 1;
+    budget.steps -= currentLength;
+    if (budget.steps < 0) return null;
     generation++;
-    upcoming.length = 0;
-    for (const index of current) {
-      if (kind[index] === MATCH || !accepts(index, codePoint)) continue;
+    upcomingLength = 0;
+    for (let position = 0; position < currentLength; position++) {
+      const index = current[position] as number;
+      const stateKind = kind[index];
+      if (stateKind === MATCH) continue;
+      let accepted: boolean;
+      switch (test[index]) {
+        case LITERAL:
+          accepted = codePoint === operand[index];
+          break;
+        case NOT_SLASH:
+          accepted = codePoint !== SLASH;
+          break;
+        case ANYTHING:
+          accepted = true;
+          break;
+        default:
+          accepted = codePoint !== SLASH && inClass(classes[operand[index] as number], codePoint);
+      }
+      if (!accepted) continue;
       // A loop stays where it is; a char moves on.
-      addClosure(upcoming, kind[index] === LOOP ? index : (next[index] as number));
+      upcomingLength = addClosure(
+        stateKind === LOOP ? index : (next[index] as number),
+        upcoming,
+        upcomingLength,
+      );
     }
-    [current, upcoming] = [upcoming, current];
-    if (current.length === 0) return false;
+    const swap = current;
+    current = upcoming;
+    upcoming = swap;
+    currentLength = upcomingLength;
+    if (currentLength === 0) return false;
   }
-  return current.some((index) => kind[index] === MATCH);
+  for (let position = 0; position < currentLength; position++) {
+    if (kind[current[position] as number] === MATCH) return true;
+  }
+  return false;
+}
+
+function inClass(
+  characterClass: { negated: boolean; ranges: [number, number][] } | undefined,
+  codePoint: number,
+): boolean {
+  if (characterClass === undefined) return false;
+  let inRange = false;
+  for (const [low, high] of characterClass.ranges) {
+    if (codePoint >= low && codePoint <= high) {
+      inRange = true;
+      break;
+    }
+  }
+  return inRange !== characterClass.negated;
 }

@@ -19,8 +19,10 @@ export interface ChangeSetSource {
 
 /** Applies the ignore globs and packs the rest into the reviewers' budget; nothing is dropped silently. */
 export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
-  // Linear-time matching of the repository's globs: a hostile glob cannot stall the event loop.
-  const isIgnored = ignoreMatcher(source.ignore);
+  // Linear-time matching of the repository's globs, with a bound on the whole change set:
+  // a hostile glob list and paths made for it cannot stall the event loop.
+  const matcher = ignoreMatcher(source.ignore);
+  const isIgnored = (path: string) => matcher.isIgnored(path);
   const notReviewed: NotReviewed[] = [];
   const reviewed: DiffFile[] = [];
   for (const file of source.files) {

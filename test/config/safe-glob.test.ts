@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { ignoreMatcher } from "../../src/config/ignore-matcher.js";
+import { IGNORE_MATCH_STEPS, ignoreMatcher } from "../../src/config/ignore-matcher.js";
 import { REPO_CONFIG_LIMITS } from "../../src/config/repo-config-limits.js";
 import { compileSafeGlob, MAX_GLOB_ALTERNATIVES } from "../../src/config/safe-glob.js";
 
@@ -122,14 +122,15 @@ describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
   it("matches in time linear in the path, whatever the glob", () => {
     // All `a` (with a `/` now and then where the glob crosses segments): every star and
     // globstar stays alive to the end, the input that makes a backtracking matcher exponential.
+    // Each glob ends in a wildcard, so no shortcut on its last characters turns the path away.
     const segmented = (length: number) =>
       Array.from({ length }, (_, index) => (index % 17 === 16 ? "/" : "a")).join("");
     const flat = (length: number) => "a".repeat(length);
     const hostile: [string, (length: number) => string][] = [
-      [`${"**/".repeat(20)}*a*a*a*a*a*a*a*a*b`, segmented],
-      [`${"*a".repeat(33)}*b`, flat],
+      [`${"**/".repeat(20)}*a*a*a*a*a*a*a*a*b*`, segmented],
+      [`${"*a".repeat(33)}*b*`, flat],
       [`${"*/".repeat(30)}*`, segmented],
-      [`**/${"?".repeat(60)}b`, segmented],
+      [`**/${"?".repeat(60)}b*`, segmented],
     ];
     const lengths = [34, 100, 1_000, 10_000];
     const figures: string[] = [];
@@ -160,20 +161,49 @@ describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
 
   it("bounds the whole ignore list: the worst allowed list against a 10,000-character path", () => {
     // As many states as the config allows, every one kept alive by the path.
-    const globOf = (index: number) => `**/${"*a".repeat(45)}*${index}`;
+    const globOf = (index: number) => `**/${"*a".repeat(45)}*${index}*`;
     const states = compile(globOf(0)).stateCount;
     const count = Math.floor(REPO_CONFIG_LIMITS.ignoreMatcherStates / states);
     // All different, so that none is matched twice for the price of one.
-    const isIgnored = ignoreMatcher(Array.from({ length: count }, (_, index) => globOf(index)));
+    const matcher = ignoreMatcher(Array.from({ length: count }, (_, index) => globOf(index)));
     const path = Array.from({ length: 10_000 }, (_, index) => (index % 17 === 16 ? "/" : "a")).join(
       "",
     );
     const started = performance.now();
-    expect(isIgnored(path)).toBe(false);
+    expect(matcher.isIgnored(path)).toBe(false);
     const elapsed = performance.now() - started;
     console.log(
-      `${count} globs × ${states} states (${count * states} of ${REPO_CONFIG_LIMITS.ignoreMatcherStates} allowed) against 10,000 characters: ${elapsed.toFixed(1)} ms`,
+      `${count} globs × ${states} states (${count * states} of ${REPO_CONFIG_LIMITS.ignoreMatcherStates} allowed) against 10,000 characters: ${elapsed.toFixed(1)} ms, ${matcher.stepsUsed} steps`,
     );
     expect(elapsed).toBeLessThan(1_000);
+  });
+
+  it("bounds a whole change set: an ordinary 3,000-file change stays far below the budget, a hostile one stops at it", () => {
+    const ordinaryGlobs = Array.from({ length: REPO_CONFIG_LIMITS.ignoreGlobs }, (_, index) =>
+      index % 2 === 0 ? `**/*.generated${index}.ts` : `vendor${index}/**`,
+    );
+    const ordinary = ignoreMatcher(ordinaryGlobs);
+    const ordinaryPaths = Array.from(
+      { length: 3_000 },
+      (_, index) => `packages/module-${index}/src/components/widgets/widget-${index}.tsx`,
+    );
+    for (const path of ordinaryPaths) expect(ordinary.isIgnored(path)).toBe(false);
+    expect(ordinary.isIgnored("a/b/x.generated4.ts")).toBe(true);
+    expect(ordinary.exhausted).toBe(false);
+
+    const heavyGlobs = Array.from({ length: 20 }, (_, index) => `**/${"*a".repeat(45)}*${index}*`);
+    const hostile = ignoreMatcher(heavyGlobs);
+    const longPath = Array.from({ length: 20 }, () => "a".repeat(30)).join("/");
+    const started = performance.now();
+    for (let index = 0; index < 3_000; index++) hostile.isIgnored(`${longPath}/${index}`);
+    const elapsed = performance.now() - started;
+    console.log(
+      `3,000 paths: ordinary globs ${ordinary.stepsUsed} steps; heaviest globs on 620-character paths stopped at ${hostile.stepsUsed} of ${IGNORE_MATCH_STEPS} steps after ${elapsed.toFixed(0)} ms`,
+    );
+    expect(ordinary.stepsUsed).toBeLessThan(IGNORE_MATCH_STEPS / 2);
+    expect(hostile.exhausted).toBe(true);
+    expect(elapsed).toBeLessThan(3_000);
+    // Past the budget a file is reviewed, not ignored: nothing is hidden by running out.
+    expect(hostile.isIgnored(`${longPath}/${"a".repeat(50)}0`)).toBe(false);
   });
 });
