@@ -1,12 +1,17 @@
 import { ProbotOctokit } from "probot";
+import { redactOutgoingText } from "../github/redact-outgoing-text.js";
 import { countGitHubRequests } from "../server/count-github-requests.js";
 import type { GadflyMetrics } from "../server/gadfly-metrics.js";
 
 /**
  * The Octokit class Gadfly's Probot uses: Probot's own (app auth, throttling,
  * retries, pagination, GHE compatibility) with every request counted by route
- * for `/metrics`. `plugin` extends the class, so Probot's defaults still apply.
+ * for `/metrics`, and every string it writes redacted of `secrets` (the last gate
+ * before anything is published). `plugin` extends the class, so Probot's defaults still apply.
  */
-export function githubOctokit(metrics: Pick<GadflyMetrics, "githubRequest">): typeof ProbotOctokit {
-  return ProbotOctokit.plugin(countGitHubRequests(metrics));
+export function githubOctokit(
+  metrics: Pick<GadflyMetrics, "githubRequest">,
+  secrets: readonly string[] = [],
+): typeof ProbotOctokit {
+  return ProbotOctokit.plugin(countGitHubRequests(metrics), redactOutgoingText(secrets));
 }

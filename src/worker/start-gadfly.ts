@@ -137,7 +137,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     metrics,
     onNotReady: (error) => log?.warn({ err: describeError(error) }, "not ready"),
   });
-  const Octokit = githubOctokit(metrics);
+  const Octokit = githubOctokit(metrics, secrets);
 
   let close: () => Promise<void>;
   try {
