@@ -1,4 +1,6 @@
 import { ConfigError } from "./config/config-error.js";
+import { redactSecrets } from "./llm/redact-secrets.js";
+import { collectSecrets } from "./run/collect-secrets.js";
 import { StoreOpenError } from "./run/store/store-open-error.js";
 import { serveGadfly } from "./worker/serve-gadfly.js";
 
@@ -15,10 +17,14 @@ serveGadfly({
 }).then(
   () => process.exit(0),
   (error: unknown) => {
+    // The config is not known here: the secrets of the environment, and credential shapes.
+    const redact = (text: string) =>
+      redactSecrets(text, collectSecrets({ env: process.env, providers: [] }));
     if (error instanceof ConfigError || error instanceof StoreOpenError) {
-      console.error(`gadfly: ${error.message}`);
+      console.error(`gadfly: ${redact(error.message)}`);
     } else {
-      console.error("gadfly: failed to start:", error instanceof Error ? error.message : error);
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`gadfly: failed to start: ${redact(message)}`);
     }
     process.exit(1);
   },
