@@ -29,6 +29,7 @@ import { packageVersion } from "./package-version.js";
 import { parseCliArgs } from "./parse-cli-args.js";
 import type { ReportMeta } from "./report-meta.js";
 import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
+import { runGit } from "./run-git.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { UsageError } from "./usage-error.js";
 import { usageText } from "./usage-text.js";
@@ -262,8 +263,9 @@ function failOnReached(consensus: Consensus, options: ReviewCommandOptions): boo
  */
 async function userConfigPath(options: ReviewCommandOptions, io: CliIo): Promise<string> {
   const chosen = resolveCliConfigPath(options.configPath, io.env, io.cwd);
+  const repoPath = resolve(io.cwd, options.repoPath);
   const ignored = await findIgnoredTreeConfig(
-    [io.cwd, resolve(io.cwd, options.repoPath)],
+    [io.cwd, repoPath, ...(await repositoryRoot(repoPath, io.env))],
     chosen.path,
   );
   if (ignored !== null) {
@@ -281,6 +283,18 @@ async function userConfigPath(options: ReviewCommandOptions, io: CliIo): Promise
     ]);
   }
   return chosen.path;
+}
+
+/** The top of the reviewed repository, where a planted config would sit; none outside git. */
+async function repositoryRoot(
+  repoPath: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[]> {
+  try {
+    return [(await runGit(["rev-parse", "--show-toplevel"], { cwd: repoPath, env })).trim()];
+  } catch {
+    return [];
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {

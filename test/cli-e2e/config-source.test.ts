@@ -53,6 +53,7 @@ review:
 `,
   );
   await repository.write("a.txt", "one\n");
+  await repository.write("sub/keep.txt", "kept\n");
   repository.commit("first");
   await repository.write("a.txt", "two\n");
   repository.commit("second");
@@ -99,6 +100,18 @@ describe("where the CLI's config comes from", () => {
       expect(await exists(pwned)).toBe(false);
     },
   );
+
+  it("run from a subdirectory, still names the repository's file it ignored", async () => {
+    const run = await runGadfly(review, {
+      cwd: join(repository.root, "sub"),
+      env: { ...sandbox.env, XDG_CONFIG_HOME: xdgHome },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      new RegExp(`^gadfly: ignored ${join(repository.root, "gadfly.config.yml")}: [^\n]*\n$`),
+    );
+    expect(await exists(pwned)).toBe(false);
+  });
 
   it("reads ~/.config/gadfly/config.yml when XDG_CONFIG_HOME is unset (or relative)", async () => {
     const home = join(sandbox.root, "home-with-config");
