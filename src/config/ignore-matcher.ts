@@ -4,7 +4,7 @@ import { compileSafeGlob, type MatchBudget } from "./safe-glob.js";
  * Live matcher states visited while matching one change set's paths against
  * the ignore globs (~5–20 ns each here): a bound on the whole, not only per
  * path. Ordinary globs stay far below it (a 3,000-file change against 50
- * `**​/…` globs visits ~30 million); only a heavy list and thousands of long
+ * globstar globs visits ~30 million); only a heavy list and thousands of long
  * paths made for it reach it.
  */
 export const IGNORE_MATCH_STEPS = 20_000_000;

@@ -50,7 +50,7 @@ type Token =
   | { kind: "star" }
   /** `**` alone: anything. */
   | { kind: "anything" }
-  /** `**​/`: zero or more whole segments, i.e. `(.*​/)?`. */
+  /** `**` then `/`: zero or more whole segments (the regex `(.*[/])?`). */
   | { kind: "directories" }
   /** A trailing `/**`: the path itself or anything below it, i.e. `(/.*)?`. */
   | { kind: "below" };
