@@ -4,6 +4,7 @@ import type { LanguageModel, Usage } from "../llm/language-model.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
 import { chatReview } from "./chat-review.js";
+import { MAX_ANSWER_CHARS } from "./check-lens-answer.js";
 import { type Clock, systemClock } from "./clock.js";
 import { startDeadline } from "./deadline.js";
 import { deriveVerdict } from "./derive-verdict.js";
@@ -156,11 +157,20 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     return report({
       outcome: "failed",
       failure: reason,
-      text: error instanceof LensFailure ? error.text : "",
+      text: error instanceof LensFailure ? keptFailureText(error.text) : "",
     });
   } finally {
     deadline.dispose();
   }
+}
+
+/**
+ * A failed lens keeps what the model answered, up to the size a lens answer may have: an agent
+ * CLI may print megabytes, and this text is stored, rendered and printed.
+ */
+function keptFailureText(text: string): string {
+  if (text.length <= MAX_ANSWER_CHARS) return text;
+  return `${text.slice(0, MAX_ANSWER_CHARS)}\n\n_… cut: the answer was ${text.length} characters long; the first ${MAX_ANSWER_CHARS} are kept._`;
 }
 
 /** Rejected entries named in the lens text; beyond this they are counted (the block is model output). */

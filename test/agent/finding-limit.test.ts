@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_ANSWER_CHARS } from "../../src/agent/check-lens-answer.js";
 import { reviewLens } from "../../src/agent/review-lens.js";
 import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import type { LensFinding } from "../../src/findings/schema.js";
@@ -42,5 +43,16 @@ describe("a lens answer over the finding limit", () => {
     expect(report.findings).toHaveLength(50);
     expect(report.overLimit).toBe(10);
     expect(report.text).toContain("listed 10 finding(s) beyond the limit of 50 per lens");
+  });
+
+  it("fails an answer over the size limit, even with a block, and keeps only the limit of it", async () => {
+    const huge = `${"Padding. ".repeat(70_000)}\n${renderLensAnswer("No material issues found", [])}`;
+    const model = scriptedChatModel([answer(huge), answer(huge)]);
+    const report = await reviewLens(await reviewOptions(model));
+    expect(huge.length).toBeGreaterThan(MAX_ANSWER_CHARS);
+    expect(report.outcome).toBe("failed");
+    expect(report.failure).toContain("over the limit");
+    expect(report.text.length).toBeLessThan(MAX_ANSWER_CHARS + 200);
+    expect(report.text).toContain("_… cut: the answer was");
   });
 });
