@@ -1,3 +1,4 @@
+import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   canTriggerReview,
@@ -120,6 +121,22 @@ describe("canTriggerReview", () => {
     expect(await canTriggerReview(octokit, request("maintainer"), cache)).toEqual({
       allowed: true,
     });
+  });
+});
+
+describe("canTriggerReview with Probot's own retries (as in production)", () => {
+  it("a passing server error is retried and the answer used", async () => {
+    const Retrying = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      baseUrl: github.apiUrl,
+      throttle: { enabled: false },
+      retry: { enabled: true, retryAfterBaseValue: 1 },
+    }));
+    const retrying = new Retrying({ auth: "installation-token" }) as GitHubClient;
+    const before = lookUps();
+    github.failNext("GET", PERMISSION_PATH, 502);
+    expect(await canTriggerReview(retrying, request("admin"), cache)).toEqual({ allowed: true });
+    expect(lookUps()).toBe(before + 2);
   });
 });
 
