@@ -105,6 +105,11 @@ describe("clustering the worst case at one line", () => {
     expect((OVER_BUDGET * (OVER_BUDGET - 1)) / 2).toBeGreaterThan(MAX_COMPARED_PAIRS);
     expect(over.ms, `${OVER_BUDGET} findings over the budget`).toBeLessThan(5_000);
     expect(over.clusters).toBe(OVER_BUDGET);
+    // The fallback still puts one claim at one place in one cluster, with every model.
+    const claim = clusterFindings(SHAPES["one claim"]?.(OVER_BUDGET) ?? [], { modelOrder: MODELS });
+    expect(claim.map((cluster) => [cluster.models, cluster.findings.length])).toEqual([
+      [MODELS, OVER_BUDGET],
+    ]);
     console.log(`findings at one line → clustering time\n${rows.join("\n")}`);
   });
 
