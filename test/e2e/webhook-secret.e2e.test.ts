@@ -62,6 +62,8 @@ describe("the webhook secret", { timeout: 30_000 }, () => {
 
     beforeAll(async () => {
       app = await startApp(stack);
+      // The app asks who it is right after starting: let that settle before counting requests.
+      await waitFor(() => stack.github.requests({ method: "GET", path: "/app" }).length > 0);
     }, 60_000);
 
     afterAll(async () => {
