@@ -17,8 +17,9 @@ const TOOLS_PARAGRAPH: Record<ToolAccess, string> = {
 
 /**
  * The rules every lens shares and the output contract the parser relies on
- * (DESIGN.md, "The model's side of the conversation"). Kept in code, next to
- * the fence name, so the prompt and the parser cannot drift apart.
+ * (parseLensAnswer in findings/parse.ts: a `VERDICT:` line, then a fenced
+ * `gadfly-findings` JSON array). Kept in code, next to the fence name, so the
+ * prompt and the parser cannot drift apart.
  */
 export function reviewContract(access: ToolAccess): string {
   return `## How to work

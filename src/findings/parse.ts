@@ -41,9 +41,10 @@ const MAX_BARE_ARRAY_CHARS = 512 * 1024;
 
 /**
  * Parses what a lens answered: the contract is a `VERDICT:` line and a fenced
- * `gadfly-findings` JSON array (DESIGN.md). Lenient about form (a `json` fence,
- * a bare trailing array, camelCase keys, trailing commas, aliases), strict
- * about meaning: nothing is invented, and no block means `findings: null`.
+ * `gadfly-findings` JSON array, as agent/review-contract.ts asks the model for.
+ * Lenient about form (a `json` fence, a bare trailing array, camelCase keys,
+ * trailing commas, aliases), strict about meaning: nothing is invented, and no
+ * block means `findings: null`.
  * With several blocks (a review, then its verification) the last one is the answer.
  */
 export function parseLensAnswer(text: string): LensAnswer {

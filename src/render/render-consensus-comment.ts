@@ -31,9 +31,10 @@ export interface RenderedConsensus {
 }
 
 /**
- * The consensus comment. When too long, it degrades as FORMATS.md says: the
- * per-model detail moves to one comment per model (whose lens texts are cut if
- * they must be), then the tables and lists are cut, each with a visible note.
+ * The consensus comment. When it would not fit the body budget (GitHub takes
+ * 65,536 characters), it degrades in steps: the per-model detail moves to one
+ * comment per model (whose lens texts are cut if they must be), then the
+ * tables and lists are cut, each with a visible note.
  */
 export function renderConsensusComment(
   consensus: Consensus,

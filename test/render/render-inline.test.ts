@@ -9,7 +9,7 @@ function clusters(): [Cluster, Cluster, Cluster, ...Cluster[]] {
 }
 
 describe("renderInlineComment", () => {
-  it("has FORMATS.md's shape: severity and title, lens and agreement, detail, footer", () => {
+  it("has the published shape: severity and title, lens and agreement, detail, footer", () => {
     const [leading] = clusters();
     const lines = renderInlineComment(leading).split("\n");
     expect(lines[0]).toBe(`🟡 **${leading.representative.title}**`);

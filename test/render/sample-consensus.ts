@@ -7,9 +7,9 @@ import type { LensFinding, Severity, Verdict } from "../../src/findings/schema.j
 import type { LensStatus, RoundStatus } from "../../src/run/round-status.js";
 
 /**
- * The pull request in /work/shared/reference/gadfly-pr-page.txt, as `Consensus`
- * and `RoundStatus` objects: four models, five lenses, six findings (two agreed
- * on by several models). Lens texts are the reference page's, verbatim.
+ * A reference pull request page, as `Consensus` and `RoundStatus` objects:
+ * four models, five lenses, six findings (two agreed on by several models).
+ * Lens texts are the reference page's, verbatim, in fixtures/reference/.
  */
 
 export const LENSES = [
