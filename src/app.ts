@@ -1,6 +1,5 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import type { ZodType } from "zod";
-import type { Clock } from "./agent/clock.js";
 import type { LensDefinition } from "./agent/schema.js";
 import type { AppConfig } from "./config/schema.js";
 import type { TriggerDecision } from "./github/can-trigger-review.js";
@@ -25,6 +24,7 @@ import type { ReviewerLimiter } from "./run/reviewer-limiter.js";
 import type { RunStore } from "./run/store/run-store.js";
 import type { GadflyMetrics } from "./server/gadfly-metrics.js";
 import type { OperationsHandler } from "./server/operations-handler.js";
+import type { Clock } from "./time/clock.js";
 import { appIdentity } from "./worker/app-identity.js";
 import { IN_PROCESS_ROUNDS } from "./worker/read-scale-settings.js";
 import { roundDependencies } from "./worker/round-dependencies.js";

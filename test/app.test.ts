@@ -2,7 +2,6 @@ import { createServer as createNetServer } from "node:net";
 import pino from "pino";
 import { Probot, Server } from "probot";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { systemClock } from "../src/agent/clock.js";
 import { loadLenses } from "../src/agent/load-lenses.js";
 import { gadflyApp } from "../src/app.js";
 import { AppConfig } from "../src/config/schema.js";
@@ -11,6 +10,7 @@ import { createReviewerLimiter } from "../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../src/run/store/sqlite-run-store.js";
 import { createGadflyMetrics } from "../src/server/gadfly-metrics.js";
 import { createOperationsHandler } from "../src/server/operations-handler.js";
+import { systemClock } from "../src/time/clock.js";
 import {
   deliver,
   type FakeGitHub,

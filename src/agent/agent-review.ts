@@ -1,7 +1,7 @@
 import type { AgentModel } from "../llm/language-model.js";
+import { startDeadline } from "../time/deadline.js";
 import { agentPrompt } from "./agent-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
-import { startDeadline } from "./deadline.js";
 import { fenceText } from "./fence-text.js";
 import { LensFailure } from "./lens-failure.js";
 import { publicFailureReason } from "./public-failure-reason.js";

@@ -1,13 +1,13 @@
 import { abortError } from "../llm/abort-error.js";
 import type { ChatModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
+import { startDeadline } from "../time/deadline.js";
+import { raceAbort } from "../time/race-abort.js";
 import { buildReviewPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
-import { startDeadline } from "./deadline.js";
 import { finalOutput } from "./finalize.js";
 import { LensFailure } from "./lens-failure.js";
 import { publicFailureReason } from "./public-failure-reason.js";
-import { raceAbort } from "./race-abort.js";
 import { repairPrompt } from "./repair-prompt.js";
 import { repairedAnswer } from "./repaired-answer.js";
 import type { ReviewAnswer } from "./review-answer.js";

@@ -1,12 +1,12 @@
 import type { ReviewConfig } from "../config/schema.js";
 import type { LensFinding } from "../findings/schema.js";
 import type { LanguageModel, Usage } from "../llm/language-model.js";
+import { type Clock, systemClock } from "../time/clock.js";
+import { startDeadline } from "../time/deadline.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
 import { chatReview } from "./chat-review.js";
 import { MAX_ANSWER_CHARS } from "./check-lens-answer.js";
-import { type Clock, systemClock } from "./clock.js";
-import { startDeadline } from "./deadline.js";
 import { deriveVerdict } from "./derive-verdict.js";
 import type { LensEvent, LensEventBody } from "./lens-event.js";
 import { LensFailure } from "./lens-failure.js";

@@ -1,7 +1,7 @@
 import type { Usage } from "../llm/language-model.js";
+import type { Clock } from "../time/clock.js";
+import type { Deadline } from "../time/deadline.js";
 import type { BuildOptions } from "./build-review-prompt.js";
-import type { Clock } from "./clock.js";
-import type { Deadline } from "./deadline.js";
 import type { RepoTools } from "./repo-tools.js";
 
 /** Everything one (model, lens) review shares across its phases: review, repair, verify. */

@@ -1,10 +1,10 @@
 import { abortError } from "../llm/abort-error.js";
 import type { AgentModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
-import type { Deadline } from "./deadline.js";
+import type { Deadline } from "../time/deadline.js";
+import { raceAbort } from "../time/race-abort.js";
 import { finalOutput } from "./finalize.js";
 import { LensFailure } from "./lens-failure.js";
-import { raceAbort } from "./race-abort.js";
 import type { ReviewSession } from "./review-session.js";
 
 export interface AgentTurn {

@@ -2,10 +2,10 @@ import { abortError } from "../llm/abort-error.js";
 import { ModelTimeoutError } from "../llm/errors.js";
 import type { ChatModel, ChatResult, Usage } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
-import type { Clock } from "./clock.js";
-import { type Deadline, startDeadline } from "./deadline.js";
+import type { Clock } from "../time/clock.js";
+import { type Deadline, startDeadline } from "../time/deadline.js";
+import { raceAbort } from "../time/race-abort.js";
 import { finalTurnPrompt, type LoopStop } from "./final-turn-prompt.js";
-import { raceAbort } from "./race-abort.js";
 import type { RepoTools } from "./repo-tools.js";
 
 export interface ToolLoopOptions {

@@ -1,7 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { systemClock } from "../agent/clock.js";
 import { loadLenses } from "../agent/load-lenses.js";
 import { ConfigError } from "../config/config-error.js";
 import { loadAppConfig } from "../config/load-app-config.js";
@@ -17,6 +16,7 @@ import { prepareChangeSet } from "../run/prepare-change-set.js";
 import { reviewRound } from "../run/review-round.js";
 import { createReviewerLimiter } from "../run/reviewer-limiter.js";
 import { detectIsolation } from "../sandbox/index.js";
+import { systemClock } from "../time/clock.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
 import { collectLocalChange } from "./collect-local-change.js";
 import { findIgnoredTreeConfig } from "./find-ignored-tree-config.js";

@@ -1,6 +1,5 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { Clock } from "../agent/clock.js";
 import type { LensReport } from "../agent/lens-report.js";
 import { publicFailureReason } from "../agent/public-failure-reason.js";
 import type { LensDefinition } from "../agent/schema.js";
@@ -24,6 +23,7 @@ import type { RunStore, StoredRound } from "../run/store/run-store.js";
 import { cancelRemaining } from "../run/track-round-status.js";
 import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+import type { Clock } from "../time/clock.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
 import { checkAnnotations, completeCheckRun, startCheckRun } from "./publish-check-run.js";

@@ -1,4 +1,4 @@
-import type { Clock } from "../agent/clock.js";
+import type { Clock } from "../time/clock.js";
 
 export interface CoalescedWriterOptions<State> {
   /** Writes one state (e.g. edits the status board). */

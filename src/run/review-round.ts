@@ -1,4 +1,3 @@
-import { type Clock, systemClock } from "../agent/clock.js";
 import type { LensEvent } from "../agent/lens-event.js";
 import type { LensReport } from "../agent/lens-report.js";
 import { publicCancelReason } from "../agent/public-cancel-reason.js";
@@ -12,6 +11,7 @@ import { createLanguageModel } from "../llm/create-language-model.js";
 import type { LanguageModel } from "../llm/language-model.js";
 import type { Message } from "../llm/message.js";
 import { redactSecrets } from "../llm/redact-secrets.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { recordTranscript } from "./record-transcript.js";

@@ -1,4 +1,3 @@
-import type { Clock } from "../agent/clock.js";
 import type { LensDefinition } from "../agent/schema.js";
 import type { AppConfig } from "../config/schema.js";
 import type { RoundRegistry } from "../github/round-registry.js";
@@ -8,6 +7,7 @@ import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
 import type { RunStore } from "../run/store/run-store.js";
 import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+import type { Clock } from "../time/clock.js";
 import type { AppIdentity } from "./app-identity.js";
 
 /** What every round of a process shares, whichever role takes it. */

@@ -1,7 +1,6 @@
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import { createProbot, type Logger, run } from "probot";
-import { systemClock } from "../agent/clock.js";
 import { loadLenses } from "../agent/load-lenses.js";
 import { gadflyApp } from "../app.js";
 import { loadAppConfig } from "../config/load-app-config.js";
@@ -26,6 +25,7 @@ import {
 import { createGadflyMetrics } from "../server/gadfly-metrics.js";
 import { createOperationsHandler } from "../server/operations-handler.js";
 import { startOperationsServer } from "../server/start-operations-server.js";
+import { systemClock } from "../time/clock.js";
 import { appIdentity } from "./app-identity.js";
 import { createRedactingLog } from "./create-redacting-log.js";
 import { githubOctokit } from "./github-octokit.js";

@@ -6,13 +6,13 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { Probot } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/agent/clock.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import { gadflyApp } from "../../src/app.js";
 import { AppConfig } from "../../src/config/schema.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   issueCommentEvent,

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/agent/clock.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import { publicCancelReason } from "../../src/agent/public-cancel-reason.js";
 import { publicFailureReason } from "../../src/agent/public-failure-reason.js";
@@ -23,6 +22,7 @@ import { JobStopError } from "../../src/run/queue/job-stop-error.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RunStore, StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   type PullRequestSnapshot,

@@ -1,6 +1,5 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/agent/clock.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { LensDefinition } from "../../src/agent/schema.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
@@ -19,6 +18,7 @@ import { MARKERS } from "../../src/render/markers.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   type PullRequestSnapshot,

@@ -1,6 +1,5 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/agent/clock.js";
 import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
@@ -9,6 +8,7 @@ import { MAX_ROUND_ATTEMPTS, runRoundJob } from "../../src/github/run-round-job.
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   type PullRequestSnapshot,

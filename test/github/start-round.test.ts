@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/agent/clock.js";
 import { RepoConfig } from "../../src/config/repo-config-schema.js";
 import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
@@ -8,6 +7,7 @@ import type { RoundDependencies } from "../../src/github/run-pull-request-round.
 import { type RoundRequest, startRound } from "../../src/github/start-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { systemClock } from "../../src/time/clock.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,

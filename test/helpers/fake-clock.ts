@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/agent/clock.js";
+import type { Clock } from "../../src/time/clock.js";
 
 interface Timer {
   id: number;

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/agent/clock.js";
 import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry, type StopReason } from "../../src/github/round-registry.js";
@@ -9,6 +8,7 @@ import { InMemoryWorkQueue } from "../../src/run/queue/in-memory-work-queue.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import type { RoundMetricState } from "../../src/server/gadfly-metrics.js";
+import { systemClock } from "../../src/time/clock.js";
 import { startRoundWorkers } from "../../src/worker/start-round-workers.js";
 import { deferred } from "../run/queue/helpers/deferred.js";
 import { eventually } from "../run/queue/helpers/eventually.js";
