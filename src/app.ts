@@ -1,34 +1,38 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import type { ZodType } from "zod";
-import type { LensDefinition } from "./agent/schema.js";
-import type { AppConfig } from "./config/schema.js";
-import type { TriggerDecision } from "./github/can-trigger-review.js";
-import { describeError } from "./github/describe-error.js";
-import type { GitHubClient } from "./github/github-client.js";
-import { handleCheckRunRerequested } from "./github/handle-check-run.js";
-import { handleIssueComment } from "./github/handle-issue-comment.js";
-import { handlePullRequest, PULL_REQUEST_EVENTS } from "./github/handle-pull-request.js";
-import { PermissionCache } from "./github/permission-cache.js";
-import type { RoundRegistry } from "./github/round-registry.js";
-import type { RoundDependencies } from "./github/run-pull-request-round.js";
-import type { StartOutcome } from "./github/start-round.js";
+import type { LensDefinition } from "./agent/index.js";
+import type { AppConfig } from "./config/index.js";
+import type {
+  GitHubClient,
+  RoundDependencies,
+  RoundRegistry,
+  StartOutcome,
+  TriggerDecision,
+} from "./github/index.js";
 import {
   CheckRunPayload,
+  describeError,
+  handleCheckRunRerequested,
+  handleIssueComment,
+  handlePullRequest,
   IssueCommentPayload,
+  PermissionCache,
+  PULL_REQUEST_EVENTS,
   PullRequestPayload,
   payloadProblem,
-} from "./github/webhook-payloads.js";
-import { InMemoryWorkQueue } from "./run/queue/in-memory-work-queue.js";
-import type { WorkQueue } from "./run/queue/work-queue.js";
-import type { ReviewerLimiter } from "./run/reviewer-limiter.js";
-import type { RunStore } from "./run/store/run-store.js";
-import type { GadflyMetrics } from "./server/gadfly-metrics.js";
-import type { OperationsHandler } from "./server/operations-handler.js";
-import type { Clock } from "./time/clock.js";
-import { appIdentity } from "./worker/app-identity.js";
-import { IN_PROCESS_ROUNDS } from "./worker/read-scale-settings.js";
-import { roundDependencies } from "./worker/round-dependencies.js";
-import { startRoundWorkers } from "./worker/start-round-workers.js";
+} from "./github/index.js";
+import type { ReviewerLimiter } from "./run/index.js";
+import type { WorkQueue } from "./run/queue/index.js";
+import { InMemoryWorkQueue } from "./run/queue/index.js";
+import type { RunStore } from "./run/store/index.js";
+import type { GadflyMetrics, OperationsHandler } from "./server/index.js";
+import type { Clock } from "./time/index.js";
+import {
+  appIdentity,
+  IN_PROCESS_ROUNDS,
+  roundDependencies,
+  startRoundWorkers,
+} from "./worker/index.js";
 
 const HANDLED = new Set<string>([
   ...PULL_REQUEST_EVENTS,

@@ -1,8 +1,8 @@
-import { ConfigError } from "./config/config-error.js";
-import { redactSecrets } from "./llm/redact-secrets.js";
-import { collectSecrets } from "./run/collect-secrets.js";
-import { StoreOpenError } from "./run/store/store-open-error.js";
-import { serveGadfly } from "./worker/serve-gadfly.js";
+import { ConfigError } from "./config/index.js";
+import { redactSecrets } from "./llm/index.js";
+import { collectSecrets } from "./run/index.js";
+import { StoreOpenError } from "./run/store/index.js";
+import { serveGadfly } from "./worker/index.js";
 
 /**
  * `npm start`: Gadfly in the role GADFLY_ROLE names (all by default: the

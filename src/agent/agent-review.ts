@@ -1,5 +1,5 @@
-import type { AgentModel } from "../llm/language-model.js";
-import { startDeadline } from "../time/deadline.js";
+import type { AgentModel } from "../llm/index.js";
+import { startDeadline } from "../time/index.js";
 import { agentPrompt } from "./agent-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { fenceText } from "./fence-text.js";

@@ -1,8 +1,6 @@
-import { abortError } from "../llm/abort-error.js";
-import type { ChatModel } from "../llm/language-model.js";
-import type { Message } from "../llm/message.js";
-import { startDeadline } from "../time/deadline.js";
-import { raceAbort } from "../time/race-abort.js";
+import type { ChatModel, Message } from "../llm/index.js";
+import { abortError } from "../llm/index.js";
+import { raceAbort, startDeadline } from "../time/index.js";
 import { buildReviewPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { finalOutput } from "./finalize.js";

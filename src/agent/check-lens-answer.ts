@@ -1,5 +1,5 @@
-import { parseLensAnswer } from "../findings/parse.js";
-import type { LensFinding } from "../findings/schema.js";
+import type { LensFinding } from "../findings/index.js";
+import { parseLensAnswer } from "../findings/index.js";
 
 export type CheckedAnswer =
   | {

@@ -1,4 +1,4 @@
-import type { LensFinding, Verdict } from "../findings/schema.js";
+import type { LensFinding, Verdict } from "../findings/index.js";
 
 /** The published verdict follows from the findings, not from what the model wrote. */
 export function deriveVerdict(findings: readonly LensFinding[]): Verdict {

@@ -1,4 +1,4 @@
-import { FINDINGS_FENCE_INFO } from "../findings/schema.js";
+import { FINDINGS_FENCE_INFO } from "../findings/index.js";
 
 /** Why the tool loop stopped before the model answered on its own. */
 export type LoopStop = "max-turns" | "timeout";

@@ -1,5 +1,5 @@
-import { containsFindingsBlock } from "../findings/contains-findings-block.js";
-import type { Message } from "../llm/message.js";
+import { containsFindingsBlock } from "../findings/index.js";
+import type { Message } from "../llm/index.js";
 
 /*
  * Finalize: recover a model's real answer when its last turn is degenerate.

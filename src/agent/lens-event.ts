@@ -1,4 +1,4 @@
-import type { Verdict } from "../findings/schema.js";
+import type { Verdict } from "../findings/index.js";
 
 /** Which reviewer an event is about: one model through one lens. */
 export interface LensEventSource {

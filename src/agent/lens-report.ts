@@ -1,5 +1,5 @@
-import type { LensFinding, Verdict } from "../findings/schema.js";
-import type { Usage } from "../llm/language-model.js";
+import type { LensFinding, Verdict } from "../findings/index.js";
+import type { Usage } from "../llm/index.js";
 
 /**
  * `skipped`: the lens was never started because a rule kept this model from the

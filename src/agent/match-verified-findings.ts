@@ -1,4 +1,4 @@
-import type { LensFinding } from "../findings/schema.js";
+import type { LensFinding } from "../findings/index.js";
 
 export interface VerifiedMatch {
   /** Original findings the verification kept, as the review reported them. */

@@ -1,4 +1,4 @@
-import { FINDINGS_FENCE_INFO } from "../findings/schema.js";
+import { FINDINGS_FENCE_INFO } from "../findings/index.js";
 
 const COMMENT_MARKER_RE = /<!--(\s*gadfly)/gi;
 const FENCE_INFO_RE = new RegExp(FINDINGS_FENCE_INFO.replace("-", "[-‐‑–]"), "gi");

@@ -1,5 +1,4 @@
-import { isModelError } from "../llm/errors.js";
-import { redactSecrets } from "../llm/redact-secrets.js";
+import { isModelError, redactSecrets } from "../llm/index.js";
 import { LensFailure } from "./lens-failure.js";
 
 const MAX_REASON_CHARS = 300;

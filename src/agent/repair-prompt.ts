@@ -1,4 +1,4 @@
-import { FINDINGS_FENCE_INFO } from "../findings/schema.js";
+import { FINDINGS_FENCE_INFO } from "../findings/index.js";
 
 /** The one repair turn: the answer had no usable findings block. */
 export function repairPrompt(problems: readonly string[]): string {

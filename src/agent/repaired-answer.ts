@@ -1,4 +1,4 @@
-import type { Message } from "../llm/message.js";
+import type { Message } from "../llm/index.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { combineAnswers } from "./combine-answers.js";
 import { LensFailure } from "./lens-failure.js";

@@ -1,5 +1,4 @@
-import type { ToolDefinition } from "../llm/language-model.js";
-import type { ToolCall } from "../llm/message.js";
+import type { ToolCall, ToolDefinition } from "../llm/index.js";
 import { grep } from "./tools/grep.js";
 import { listFiles } from "./tools/list-files.js";
 import { readFile } from "./tools/read-file.js";

@@ -1,5 +1,5 @@
-import type { LensFinding } from "../findings/schema.js";
-import type { Message } from "../llm/message.js";
+import type { LensFinding } from "../findings/index.js";
+import type { Message } from "../llm/index.js";
 
 /** A lens answer that parsed: what the review phase hands to verification and the report. */
 export interface ReviewAnswer {

@@ -1,4 +1,4 @@
-import { FINDINGS_FENCE_INFO } from "../findings/schema.js";
+import { FINDINGS_FENCE_INFO } from "../findings/index.js";
 
 /** How the model may look at the code: our tools, or an agent CLI's own in the checkout. */
 export type ToolAccess = "repo-tools" | "agent";

@@ -1,8 +1,7 @@
-import type { ReviewConfig } from "../config/schema.js";
-import type { LensFinding } from "../findings/schema.js";
-import type { LanguageModel, Usage } from "../llm/language-model.js";
-import { type Clock, systemClock } from "../time/clock.js";
-import { startDeadline } from "../time/deadline.js";
+import type { ReviewConfig } from "../config/index.js";
+import type { LensFinding } from "../findings/index.js";
+import type { LanguageModel, Usage } from "../llm/index.js";
+import { type Clock, startDeadline, systemClock } from "../time/index.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
 import { chatReview } from "./chat-review.js";

@@ -1,6 +1,5 @@
-import type { Usage } from "../llm/language-model.js";
-import type { Clock } from "../time/clock.js";
-import type { Deadline } from "../time/deadline.js";
+import type { Usage } from "../llm/index.js";
+import type { Clock, Deadline } from "../time/index.js";
 import type { BuildOptions } from "./build-review-prompt.js";
 import type { RepoTools } from "./repo-tools.js";
 

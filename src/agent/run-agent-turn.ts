@@ -1,8 +1,7 @@
-import { abortError } from "../llm/abort-error.js";
-import type { AgentModel } from "../llm/language-model.js";
-import type { Message } from "../llm/message.js";
-import type { Deadline } from "../time/deadline.js";
-import { raceAbort } from "../time/race-abort.js";
+import type { AgentModel, Message } from "../llm/index.js";
+import { abortError } from "../llm/index.js";
+import type { Deadline } from "../time/index.js";
+import { raceAbort } from "../time/index.js";
 import { finalOutput } from "./finalize.js";
 import { LensFailure } from "./lens-failure.js";
 import type { ReviewSession } from "./review-session.js";

@@ -1,10 +1,7 @@
-import { abortError } from "../llm/abort-error.js";
-import { ModelTimeoutError } from "../llm/errors.js";
-import type { ChatModel, ChatResult, Usage } from "../llm/language-model.js";
-import type { Message } from "../llm/message.js";
-import type { Clock } from "../time/clock.js";
-import { type Deadline, startDeadline } from "../time/deadline.js";
-import { raceAbort } from "../time/race-abort.js";
+import type { ChatModel, ChatResult, Message, Usage } from "../llm/index.js";
+import { abortError, ModelTimeoutError } from "../llm/index.js";
+import type { Clock } from "../time/index.js";
+import { type Deadline, raceAbort, startDeadline } from "../time/index.js";
 import { finalTurnPrompt, type LoopStop } from "./final-turn-prompt.js";
 import type { RepoTools } from "./repo-tools.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LensId } from "../config/schema.js";
+import { LensId } from "../config/index.js";
 
 /** The YAML front matter of a lens file (`lenses/<id>.md`). */
 export const LensFrontMatter = z.strictObject({

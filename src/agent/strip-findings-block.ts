@@ -1,5 +1,4 @@
-import { extractFencedBlocks } from "../findings/extract-fenced-blocks.js";
-import { FINDINGS_FENCE_INFO } from "../findings/schema.js";
+import { extractFencedBlocks, FINDINGS_FENCE_INFO } from "../findings/index.js";
 
 const VERDICT_LINE_RE = /^[\s>#*_`-]*verdict[*_`]*\s*[:：]/i;
 

@@ -1,8 +1,7 @@
-import { MAX_FINDINGS_PER_LENS } from "../findings/parse.js";
-import type { LensFinding } from "../findings/schema.js";
-import type { AgentModel, ChatModel, LanguageModel } from "../llm/language-model.js";
-import type { Message } from "../llm/message.js";
-import { startDeadline } from "../time/deadline.js";
+import type { LensFinding } from "../findings/index.js";
+import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
+import type { AgentModel, ChatModel, LanguageModel, Message } from "../llm/index.js";
+import { startDeadline } from "../time/index.js";
 import { agentPrompt } from "./agent-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { fenceText } from "./fence-text.js";

@@ -1,5 +1,4 @@
-import { contractEntry } from "../findings/render-lens-answer.js";
-import { FINDINGS_FENCE_INFO, type LensFinding } from "../findings/schema.js";
+import { contractEntry, FINDINGS_FENCE_INFO, type LensFinding } from "../findings/index.js";
 
 /** The verification turn: re-check every finding in the source, keep only what holds. */
 export function verifyPrompt(findings: readonly LensFinding[], withRepoTools: boolean): string {

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type ExtractResult, extractTarball } from "../github/extract-tarball.js";
+import { type ExtractResult, extractTarball } from "../github/index.js";
 import type { BoundGit } from "./run-git.js";
 
 export interface ExportedTree {

@@ -1,7 +1,6 @@
-import type { LensReport } from "../agent/lens-report.js";
-import type { Cluster } from "../consensus/cluster.js";
-import type { Consensus } from "../consensus/consensus.js";
-import type { LensFinding } from "../findings/schema.js";
+import type { LensReport } from "../agent/index.js";
+import type { Cluster, Consensus } from "../consensus/index.js";
+import type { LensFinding } from "../findings/index.js";
 import type { ReportMeta } from "./report-meta.js";
 import type { JsonFinding, JsonLensFinding, JsonLensReport, JsonReport } from "./schema.js";
 

@@ -1,9 +1,8 @@
 import { pathToFileURL } from "node:url";
 import type { Invocation, Log, ReportingDescriptor, Result } from "sarif";
-import type { Cluster } from "../consensus/cluster.js";
-import type { Consensus } from "../consensus/consensus.js";
-import type { Severity } from "../findings/schema.js";
-import { lensMetadata } from "../render/lens-metadata.js";
+import type { Cluster, Consensus } from "../consensus/index.js";
+import type { Severity } from "../findings/index.js";
+import { lensMetadata } from "../render/index.js";
 import type { ReportMeta } from "./report-meta.js";
 
 const LEVELS: Record<Severity, Result.level> = {

@@ -1,9 +1,8 @@
-import type { Cluster } from "../consensus/cluster.js";
-import type { Consensus, ModelSummary } from "../consensus/consensus.js";
-import { MAX_FINDINGS_PER_LENS } from "../findings/parse.js";
-import type { Severity, Verdict } from "../findings/schema.js";
-import { formatLocation } from "../render/format-location.js";
-import type { NotReviewed } from "../run/round-status.js";
+import type { Cluster, Consensus, ModelSummary } from "../consensus/index.js";
+import type { Severity, Verdict } from "../findings/index.js";
+import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
+import { formatLocation } from "../render/index.js";
+import type { NotReviewed } from "../run/index.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
 export interface FormatTextOptions {

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { findPackageRoot } from "../config/find-package-root.js";
-import type { DiffFile } from "../diff/diff-file.js";
-import { parseUnifiedDiff } from "../diff/parse-unified-diff.js";
-import type { NotReviewed } from "../run/round-status.js";
+import { findPackageRoot } from "../config/index.js";
+import type { DiffFile } from "../diff/index.js";
+import { parseUnifiedDiff } from "../diff/index.js";
+import type { NotReviewed } from "../run/index.js";
 import { UsageError } from "./usage-error.js";
 
 const DemoChange = z.strictObject({

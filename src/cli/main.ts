@@ -1,22 +1,17 @@
 import { setMaxListeners } from "node:events";
 import { stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadLenses } from "../agent/load-lenses.js";
-import { ConfigError } from "../config/config-error.js";
-import { loadAppConfig } from "../config/load-app-config.js";
-import { RepoConfig } from "../config/repo-config-schema.js";
-import { resolveReviewPlan } from "../config/resolve-review-plan.js";
-import type { AppConfig } from "../config/schema.js";
-import { buildConsensus } from "../consensus/build-consensus.js";
-import type { Consensus } from "../consensus/consensus.js";
-import { lensesFor } from "../github/start-round.js";
-import { createLanguageModel } from "../llm/create-language-model.js";
-import { renderConsensusComment } from "../render/render-consensus-comment.js";
-import { prepareChangeSet } from "../run/prepare-change-set.js";
-import { reviewRound } from "../run/review-round.js";
-import { createReviewerLimiter } from "../run/reviewer-limiter.js";
+import { loadLenses } from "../agent/index.js";
+import type { AppConfig } from "../config/index.js";
+import { ConfigError, loadAppConfig, RepoConfig, resolveReviewPlan } from "../config/index.js";
+import type { Consensus } from "../consensus/index.js";
+import { buildConsensus } from "../consensus/index.js";
+import { lensesFor } from "../github/index.js";
+import { createLanguageModel } from "../llm/index.js";
+import { renderConsensusComment } from "../render/index.js";
+import { createReviewerLimiter, prepareChangeSet, reviewRound } from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
-import { systemClock } from "../time/clock.js";
+import { systemClock } from "../time/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
 import { collectLocalChange } from "./collect-local-change.js";
 import { findIgnoredTreeConfig } from "./find-ignored-tree-config.js";
@@ -63,7 +58,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
     if (command.kind === "worker") {
       // Loaded on demand: a local review need not load Probot, pg and pg-boss.
-      const { runWorkerCommand } = await import("../worker/run-worker-command.js");
+      const { runWorkerCommand } = await import("../worker/index.js");
       return await runWorkerCommand(command, { ...io, signals: io.signals ?? process });
     }
     return await review(command.options, io);

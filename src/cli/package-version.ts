@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { findPackageRoot } from "../config/find-package-root.js";
+import { findPackageRoot } from "../config/index.js";
 
 /** The version in our package.json. */
 export async function packageVersion(): Promise<string> {

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { LensId } from "../config/schema.js";
+import { LensId } from "../config/index.js";
 import type { CliCommand, FailOn, OutputFormat, ReviewCommandOptions } from "./cli-command.js";
 import { UsageError } from "./usage-error.js";
 

@@ -1,5 +1,5 @@
-import type { LensMetadata } from "../render/lens-metadata.js";
-import type { NotReviewed } from "../run/round-status.js";
+import type { LensMetadata } from "../render/index.js";
+import type { NotReviewed } from "../run/index.js";
 
 /** What the machine-readable reports need besides the consensus itself. */
 export interface ReportMeta {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Confidence, Severity, Verdict } from "../findings/schema.js";
+import { Confidence, Severity, Verdict } from "../findings/index.js";
 
 /*
  * The `--format json` report, version 1. This file is its definition (json-report.md explains

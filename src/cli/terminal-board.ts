@@ -1,5 +1,5 @@
-import type { LensState, LensStatus, ReviewerStatus, RoundStatus } from "../run/round-status.js";
-import { type Clock, systemClock } from "../time/clock.js";
+import type { LensState, LensStatus, ReviewerStatus, RoundStatus } from "../run/index.js";
+import { type Clock, systemClock } from "../time/index.js";
 import { WORKTREE_PREFIX } from "./collect-local-change.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 

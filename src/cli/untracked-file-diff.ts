@@ -1,7 +1,7 @@
 import { lstat, open, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { DiffFile, DiffLine } from "../diff/diff-file.js";
-import { renderDiffFile } from "../diff/render-diff-file.js";
+import type { DiffFile, DiffLine } from "../diff/index.js";
+import { renderDiffFile } from "../diff/index.js";
 
 /** git's own test: a NUL byte in the first 8000 bytes makes a file binary. */
 const BINARY_SNIFF_BYTES = 8000;

@@ -1,5 +1,5 @@
-import type { Severity } from "../findings/schema.js";
-import { CONFIDENCE_RANK, SEVERITY_RANK } from "../findings/schema.js";
+import type { Severity } from "../findings/index.js";
+import { CONFIDENCE_RANK, SEVERITY_RANK } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
 import { fingerprint } from "./fingerprint.js";
 import type { PreparedFinding } from "./prepared-finding.js";

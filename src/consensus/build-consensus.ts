@@ -1,4 +1,4 @@
-import type { LensReport } from "../agent/lens-report.js";
+import type { LensReport } from "../agent/index.js";
 import { clusterFindings } from "./cluster-findings.js";
 import { compareRounds } from "./compare-rounds.js";
 import type { Consensus, ModelSummary, PreviousFinding } from "./consensus.js";

@@ -1,4 +1,4 @@
-import type { Severity } from "../findings/schema.js";
+import type { Severity } from "../findings/index.js";
 import type { Finding } from "./finding.js";
 
 /** Findings that several (or one) models reported about the same problem at the same place. */

@@ -1,5 +1,5 @@
-import type { LensReport } from "../agent/lens-report.js";
-import type { Severity, Verdict } from "../findings/schema.js";
+import type { LensReport } from "../agent/index.js";
+import type { Severity, Verdict } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
 
 /** One model's side of a round: all its lenses. */

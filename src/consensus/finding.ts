@@ -1,4 +1,4 @@
-import type { LensFinding } from "../findings/schema.js";
+import type { LensFinding } from "../findings/index.js";
 
 /** A finding attributed to the model and lens that reported it: the unit of clustering. */
 export interface Finding extends LensFinding {

@@ -1,4 +1,4 @@
-import { SEVERITY_RANK } from "../findings/schema.js";
+import { SEVERITY_RANK } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
 
 function compareText(a: string, b: string): number {

@@ -1,5 +1,5 @@
-import type { LensReport } from "../agent/lens-report.js";
-import type { LensFinding, Verdict } from "../findings/schema.js";
+import type { LensReport } from "../agent/index.js";
+import type { LensFinding, Verdict } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
 
 const VERDICT_RANK: Record<Verdict, number> = {

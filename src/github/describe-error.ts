@@ -1,4 +1,4 @@
-import { redactSecrets } from "../llm/redact-secrets.js";
+import { redactSecrets } from "../llm/index.js";
 
 /**
  * A one-line description of a failure for the log: GitHub errors by status and

@@ -1,7 +1,11 @@
-import { ConfigError, type ConfigIssue } from "../config/config-error.js";
-import { parseConfigText } from "../config/parse-config-text.js";
-import { REPO_CONFIG_LIMITS } from "../config/repo-config-limits.js";
-import { DEFAULT_REPO_CONFIG, RepoConfig } from "../config/repo-config-schema.js";
+import {
+  ConfigError,
+  type ConfigIssue,
+  DEFAULT_REPO_CONFIG,
+  parseConfigText,
+  REPO_CONFIG_LIMITS,
+  RepoConfig,
+} from "../config/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export const REPO_CONFIG_PATH = ".github/gadfly.yml";

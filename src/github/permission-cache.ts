@@ -1,4 +1,4 @@
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 
 /** How long a looked-up permission is trusted: a revoked collaborator can trigger for at most this long. */
 export const PERMISSION_TTL_MS = 60_000;

@@ -1,5 +1,5 @@
-import type { Cluster } from "../consensus/cluster.js";
-import type { ChangedLineIndex } from "../diff/changed-line-index.js";
+import type { Cluster } from "../consensus/index.js";
+import type { ChangedLineIndex } from "../diff/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 

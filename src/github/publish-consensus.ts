@@ -1,7 +1,6 @@
-import type { Consensus } from "../consensus/consensus.js";
-import { MARKERS, modelCommentMarker } from "../render/markers.js";
-import { renderConsensusComment } from "../render/render-consensus-comment.js";
-import type { RenderOptions } from "../render/render-options.js";
+import type { Consensus } from "../consensus/index.js";
+import type { RenderOptions } from "../render/index.js";
+import { MARKERS, modelCommentMarker, renderConsensusComment } from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";

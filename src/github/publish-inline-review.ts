@@ -1,11 +1,11 @@
-import type { Cluster } from "../consensus/cluster.js";
-import type { ChangedLineIndex } from "../diff/changed-line-index.js";
-import { renderInlineComment } from "../render/render-inline-comment.js";
+import type { Cluster } from "../consensus/index.js";
+import type { ChangedLineIndex } from "../diff/index.js";
+import type { RenderOptions } from "../render/index.js";
 import {
+  renderInlineComment,
   renderInlineReviewBody,
   type UnplacedFinding,
-} from "../render/render-inline-review-body.js";
-import type { RenderOptions } from "../render/render-options.js";
+} from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 

@@ -1,7 +1,6 @@
-import { MARKERS } from "../render/markers.js";
-import type { RenderOptions } from "../render/render-options.js";
-import { renderStatusBoard } from "../render/render-status-board.js";
-import type { RoundStatus } from "../run/round-status.js";
+import type { RenderOptions } from "../render/index.js";
+import { MARKERS, renderStatusBoard } from "../render/index.js";
+import type { RoundStatus } from "../run/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
 

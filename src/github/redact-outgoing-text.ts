@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { redactSecrets } from "../llm/redact-secrets.js";
+import { redactSecrets } from "../llm/index.js";
 
 /** Request options that are how to send, not what: never rewritten (headers carry our token). */
 const TRANSPORT_KEYS = new Set(["method", "url", "baseUrl", "headers", "request", "mediaType"]);

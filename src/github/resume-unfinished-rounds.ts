@@ -1,5 +1,5 @@
-import type { WorkQueue } from "../run/queue/work-queue.js";
-import type { RunStore } from "../run/store/run-store.js";
+import type { WorkQueue } from "../run/queue/index.js";
+import type { RunStore } from "../run/store/index.js";
 
 /**
  * On start: every round left queued or running (a crash, a deploy, a

@@ -1,29 +1,27 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { LensReport } from "../agent/lens-report.js";
-import { publicFailureReason } from "../agent/public-failure-reason.js";
-import type { LensDefinition } from "../agent/schema.js";
-import type { ReviewPlan } from "../config/resolve-review-plan.js";
-import type { AppConfig, ModelConfig, ProviderConfig } from "../config/schema.js";
-import { buildConsensus } from "../consensus/build-consensus.js";
-import type { Consensus } from "../consensus/consensus.js";
-import { ChangedLineIndex } from "../diff/changed-line-index.js";
-import type { LanguageModel } from "../llm/language-model.js";
-import { escapeInline } from "../render/escape-inline.js";
-import { renderCheckRunOutput } from "../render/render-check-run-output.js";
-import type { RenderOptions } from "../render/render-options.js";
-import { CoalescedWriter } from "../run/coalesced-writer.js";
-import { modelsSkippedForFork } from "../run/fork-rule.js";
-import { prepareChangeSet } from "../run/prepare-change-set.js";
-import type { WorkQueue } from "../run/queue/work-queue.js";
-import { reviewRound } from "../run/review-round.js";
-import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
-import type { LensStatus, RoundStatus } from "../run/round-status.js";
-import type { RunStore, StoredRound } from "../run/store/run-store.js";
-import { cancelRemaining } from "../run/track-round-status.js";
+import type { LensDefinition, LensReport } from "../agent/index.js";
+import { publicFailureReason } from "../agent/index.js";
+import type { AppConfig, ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
+import type { Consensus } from "../consensus/index.js";
+import { buildConsensus } from "../consensus/index.js";
+import { ChangedLineIndex } from "../diff/index.js";
+import type { LanguageModel } from "../llm/index.js";
+import type { RenderOptions } from "../render/index.js";
+import { escapeInline, renderCheckRunOutput } from "../render/index.js";
+import type { LensStatus, ReviewerLimiter, RoundStatus } from "../run/index.js";
+import {
+  CoalescedWriter,
+  cancelRemaining,
+  modelsSkippedForFork,
+  prepareChangeSet,
+  reviewRound,
+} from "../run/index.js";
+import type { WorkQueue } from "../run/queue/index.js";
+import type { RunStore, StoredRound } from "../run/store/index.js";
 import type { IsolationLevel } from "../sandbox/index.js";
-import type { GadflyMetrics } from "../server/gadfly-metrics.js";
-import type { Clock } from "../time/clock.js";
+import type { GadflyMetrics } from "../server/index.js";
+import type { Clock } from "../time/index.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
 import { checkAnnotations, completeCheckRun, startCheckRun } from "./publish-check-run.js";

@@ -1,8 +1,6 @@
-import type { LensReport } from "../agent/lens-report.js";
-import { ConfigError } from "../config/config-error.js";
-import { DEFAULT_REPO_CONFIG } from "../config/repo-config-schema.js";
-import { resolveReviewPlan } from "../config/resolve-review-plan.js";
-import type { StoredRound } from "../run/store/run-store.js";
+import type { LensReport } from "../agent/index.js";
+import { ConfigError, DEFAULT_REPO_CONFIG, resolveReviewPlan } from "../config/index.js";
+import type { StoredRound } from "../run/store/index.js";
 import type { GitHubClient } from "./github-client.js";
 import { isForkPullRequest } from "./is-fork-pull-request.js";
 import { loadRepoConfig } from "./load-repo-config.js";

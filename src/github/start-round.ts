@@ -1,10 +1,13 @@
-import type { LensDefinition } from "../agent/schema.js";
-import { ConfigError } from "../config/config-error.js";
-import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../config/repo-config-schema.js";
-import { type ReviewPlan, resolveReviewPlan } from "../config/resolve-review-plan.js";
-import { MARKERS } from "../render/markers.js";
-import { renderInvalidConfigNotice } from "../render/render-invalid-config-notice.js";
-import type { RoundTrigger } from "../run/store/run-store.js";
+import type { LensDefinition } from "../agent/index.js";
+import {
+  ConfigError,
+  DEFAULT_REPO_CONFIG,
+  type RepoConfig,
+  type ReviewPlan,
+  resolveReviewPlan,
+} from "../config/index.js";
+import { MARKERS, renderInvalidConfigNotice } from "../render/index.js";
+import type { RoundTrigger } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type LoadedRepoConfig, loadRepoConfig, REPO_CONFIG_PATH } from "./load-repo-config.js";

@@ -1,9 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { DiffFile } from "../diff/diff-file.js";
-import { parsePatch } from "../diff/parse-patch.js";
-import { parseUnifiedDiff } from "../diff/parse-unified-diff.js";
-import type { NotReviewed } from "../run/round-status.js";
+import type { DiffFile } from "../diff/index.js";
+import { parsePatch, parseUnifiedDiff } from "../diff/index.js";
+import type { NotReviewed } from "../run/index.js";
 import { extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 

@@ -1,4 +1,4 @@
-import type { ModelConfig, ProviderConfig } from "../config/schema.js";
+import type { ModelConfig, ProviderConfig } from "../config/index.js";
 import type { AgentIsolation } from "../sandbox/index.js";
 import { ModelError } from "./errors.js";
 import type { LanguageModel } from "./language-model.js";

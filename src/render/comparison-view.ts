@@ -1,4 +1,4 @@
-import type { PreviousFinding, RoundComparison } from "../consensus/consensus.js";
+import type { PreviousFinding, RoundComparison } from "../consensus/index.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
 import { SEVERITY_EMOJI } from "./severity-emoji.js";
 import { shortSha } from "./short-sha.js";

@@ -1,4 +1,4 @@
-import type { Consensus } from "../consensus/consensus.js";
+import type { Consensus } from "../consensus/index.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
 import type { LensMetadata } from "./lens-metadata.js";

@@ -1,5 +1,5 @@
-import type { Cluster } from "../consensus/cluster.js";
-import type { Severity } from "../findings/schema.js";
+import type { Cluster } from "../consensus/index.js";
+import type { Severity } from "../findings/index.js";
 import { SEVERITY_EMOJI } from "./severity-emoji.js";
 
 /** One cluster as the tables and lists show it; text is raw, templates escape it. */

@@ -1,6 +1,6 @@
-import type { LensReport } from "../agent/lens-report.js";
-import type { ModelSummary } from "../consensus/consensus.js";
-import { MAX_FINDINGS_PER_LENS } from "../findings/parse.js";
+import type { LensReport } from "../agent/index.js";
+import type { ModelSummary } from "../consensus/index.js";
+import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
 import { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 import { modelCommentMarker } from "./markers.js";
 import { publishedLensText } from "./published-lens-text.js";

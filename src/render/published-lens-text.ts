@@ -1,5 +1,5 @@
-import type { LensReport } from "../agent/lens-report.js";
-import { removeFindingsBlocks } from "../findings/remove-findings-blocks.js";
+import type { LensReport } from "../agent/index.js";
+import { removeFindingsBlocks } from "../findings/index.js";
 
 /**
  * A lens's text as the PR shows it: the model's prose and VERDICT line, without

@@ -1,4 +1,4 @@
-import type { Consensus } from "../consensus/consensus.js";
+import type { Consensus } from "../consensus/index.js";
 import { bodyBudget, CHECK_RUN_OUTPUT_LIMIT } from "./body-limit.js";
 import { consensusView } from "./consensus-view.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";

@@ -1,4 +1,4 @@
-import type { Consensus } from "../consensus/consensus.js";
+import type { Consensus } from "../consensus/index.js";
 import { bodyBudget } from "./body-limit.js";
 import { consensusView } from "./consensus-view.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";

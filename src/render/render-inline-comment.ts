@@ -1,4 +1,4 @@
-import type { Cluster } from "../consensus/cluster.js";
+import type { Cluster } from "../consensus/index.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";
 import { findingRow } from "./finding-row.js";
 import { findingCommentMarker } from "./markers.js";

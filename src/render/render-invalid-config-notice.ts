@@ -1,4 +1,4 @@
-import type { ConfigIssue } from "../config/config-error.js";
+import type { ConfigIssue } from "../config/index.js";
 import { bodyBudget } from "./body-limit.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";
 import { largestFitting } from "./largest-fitting.js";

@@ -1,4 +1,4 @@
-import type { ModelSummary } from "../consensus/consensus.js";
+import type { ModelSummary } from "../consensus/index.js";
 import { bodyBudget } from "./body-limit.js";
 import { cutLensTexts } from "./cut-lens-texts.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";

@@ -1,4 +1,4 @@
-import type { RoundStatus } from "../run/round-status.js";
+import type { RoundStatus } from "../run/index.js";
 import { bodyBudget } from "./body-limit.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";
 import { largestFitting } from "./largest-fitting.js";

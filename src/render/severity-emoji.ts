@@ -1,4 +1,4 @@
-import type { Severity } from "../findings/schema.js";
+import type { Severity } from "../findings/index.js";
 
 export const SEVERITY_EMOJI: Record<Severity, string> = {
   high: "🔴",

@@ -1,4 +1,4 @@
-import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "../run/round-status.js";
+import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "../run/index.js";
 import { formatTimestamp } from "./format-timestamp.js";
 import { shortSha } from "./short-sha.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import Handlebars from "handlebars";
-import { findPackageRoot } from "../config/find-package-root.js";
+import { findPackageRoot } from "../config/index.js";
 import { registerHelpers } from "./register-helpers.js";
 
 /** Renders one of the templates in `templates/*.hbs` by name (file name without `.hbs`). */

@@ -1,4 +1,4 @@
-import type { DiffFile } from "../diff/diff-file.js";
+import type { DiffFile } from "../diff/index.js";
 import type { NotReviewed } from "./round-status.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 
 export interface CoalescedWriterOptions<State> {
   /** Writes one state (e.g. edits the status board). */

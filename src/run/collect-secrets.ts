@@ -1,4 +1,4 @@
-import type { ProviderConfig } from "../config/schema.js";
+import type { ProviderConfig } from "../config/index.js";
 import { configuredSecrets } from "./redact-report.js";
 
 export interface SecretSources {

@@ -1,4 +1,4 @@
-import type { ModelConfig, ProviderConfig } from "../config/schema.js";
+import type { ModelConfig, ProviderConfig } from "../config/index.js";
 import { commandMayReviewFork, type IsolationLevel } from "../sandbox/index.js";
 
 /** Why a model's lenses were skipped on a fork's pull request; the board prefixes "skipped: ". */

@@ -1,6 +1,6 @@
-import { ignoreMatcher } from "../config/ignore-matcher.js";
-import type { DiffFile } from "../diff/diff-file.js";
-import { packDiff } from "../diff/pack-diff.js";
+import { ignoreMatcher } from "../config/index.js";
+import type { DiffFile } from "../diff/index.js";
+import { packDiff } from "../diff/index.js";
 import type { ChangeSet } from "./change-set.js";
 import type { NotReviewed } from "./round-status.js";
 

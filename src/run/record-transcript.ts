@@ -1,6 +1,5 @@
-import type { LanguageModel } from "../llm/language-model.js";
-import type { Message } from "../llm/message.js";
-import { redactSecrets } from "../llm/redact-secrets.js";
+import type { LanguageModel, Message } from "../llm/index.js";
+import { redactSecrets } from "../llm/index.js";
 
 export interface TranscriptRecorder {
   model: LanguageModel;

@@ -1,7 +1,7 @@
-import type { LensReport } from "../agent/lens-report.js";
-import type { ProviderConfig } from "../config/schema.js";
-import type { LensFinding } from "../findings/schema.js";
-import { redactSecrets } from "../llm/redact-secrets.js";
+import type { LensReport } from "../agent/index.js";
+import type { ProviderConfig } from "../config/index.js";
+import type { LensFinding } from "../findings/index.js";
+import { redactSecrets } from "../llm/index.js";
 
 /** The values of every key the config names: what must never be published or stored. */
 export function configuredSecrets(

@@ -1,4 +1,4 @@
-import type { Verdict } from "../findings/schema.js";
+import type { Verdict } from "../findings/index.js";
 
 /** `skipped`: never started, a rule kept the model from this PR; neither failed nor clean. */
 export type LensState = "queued" | "running" | "done" | "failed" | "cancelled" | "skipped";

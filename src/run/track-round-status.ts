@@ -1,4 +1,4 @@
-import type { LensEvent } from "../agent/lens-event.js";
+import type { LensEvent } from "../agent/index.js";
 import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "./round-status.js";
 
 export interface RoundStatusSeed {

@@ -1,4 +1,4 @@
-import type { QueueDepth } from "../run/queue/work-queue.js";
+import type { QueueDepth } from "../run/queue/index.js";
 import { MetricsRegistry } from "./metrics-registry.js";
 
 export type RoundMetricState = "started" | "resumed" | "completed" | "failed" | "cancelled";

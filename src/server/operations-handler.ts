@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Clock, systemClock } from "../time/clock.js";
+import { type Clock, systemClock } from "../time/index.js";
 
 export interface OperationsHandlerOptions {
   /** Resolves when this process can do its work (the run store, and the queue, answer). */

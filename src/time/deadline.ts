@@ -1,4 +1,4 @@
-import { ModelTimeoutError } from "../llm/errors.js";
+import { ModelTimeoutError } from "../llm/index.js";
 import type { Clock } from "./clock.js";
 
 export interface Deadline {

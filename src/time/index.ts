@@ -1,3 +1,5 @@
+// Front door of src/time: the injectable clock, deadlines, racing a promise against an abort.
+// Other folders import only from here; this lists what they use today.
 export { type Clock, systemClock } from "./clock.js";
 export { type Deadline, startDeadline } from "./deadline.js";
 export { raceAbort } from "./race-abort.js";

@@ -1,4 +1,4 @@
-import { abortError } from "../llm/abort-error.js";
+import { abortError } from "../llm/index.js";
 
 /**
  * Settles with `promise`, or rejects as soon as `signal` aborts, whether or

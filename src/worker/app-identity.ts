@@ -1,4 +1,4 @@
-import type { GitHubClient } from "../github/github-client.js";
+import type { GitHubClient } from "../github/index.js";
 
 export interface AppIdentity {
   appId: number;

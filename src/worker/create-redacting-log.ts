@@ -1,6 +1,6 @@
 import { getTransformStream } from "@probot/pino";
 import { type DestinationStream, type Logger, pino } from "pino";
-import { redactSecrets } from "../llm/redact-secrets.js";
+import { redactSecrets } from "../llm/index.js";
 
 export interface RedactingLogOptions {
   /** LOG_LEVEL, LOG_FORMAT, LOG_LEVEL_IN_STRING, LOG_MESSAGE_KEY, SENTRY_DSN: Probot's own settings. */

@@ -1,7 +1,7 @@
 import { ProbotOctokit } from "probot";
-import { redactOutgoingText } from "../github/redact-outgoing-text.js";
-import { countGitHubRequests } from "../server/count-github-requests.js";
-import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+import { redactOutgoingText } from "../github/index.js";
+import type { GadflyMetrics } from "../server/index.js";
+import { countGitHubRequests } from "../server/index.js";
 
 /**
  * The Octokit class Gadfly's Probot uses: Probot's own (app auth, throttling,

@@ -1,10 +1,10 @@
-import type { ModelConfig, ProviderConfig } from "../config/schema.js";
-import { createLanguageModel } from "../llm/create-language-model.js";
-import type { LanguageModel } from "../llm/language-model.js";
-import { limitModelCalls } from "../run/queue/limit-model-calls.js";
-import type { ModelCallLimiter } from "../run/queue/model-call-limiter.js";
+import type { ModelConfig, ProviderConfig } from "../config/index.js";
+import type { LanguageModel } from "../llm/index.js";
+import { createLanguageModel } from "../llm/index.js";
+import type { ModelCallLimiter } from "../run/queue/index.js";
+import { limitModelCalls } from "../run/queue/index.js";
 import type { AgentIsolation } from "../sandbox/index.js";
-import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+import type { GadflyMetrics } from "../server/index.js";
 
 export interface LimitedModelFactoryOptions {
   /** Where provider keys are read from. */

@@ -1,10 +1,11 @@
-import { createInMemoryModelCallLimiter } from "../run/queue/in-memory-model-call-limiter.js";
-import { InMemoryWorkQueue } from "../run/queue/in-memory-work-queue.js";
-import type { ModelCallLimiter, ProviderCap } from "../run/queue/model-call-limiter.js";
-import { PgBossWorkQueue } from "../run/queue/pg-boss-work-queue.js";
-import { PostgresModelCallLimiter } from "../run/queue/postgres-model-call-limiter.js";
-import type { WorkQueue } from "../run/queue/work-queue.js";
-import { createPostgresPool } from "../run/store/postgres-pool.js";
+import type { ModelCallLimiter, ProviderCap, WorkQueue } from "../run/queue/index.js";
+import {
+  createInMemoryModelCallLimiter,
+  InMemoryWorkQueue,
+  PgBossWorkQueue,
+  PostgresModelCallLimiter,
+} from "../run/queue/index.js";
+import { createPostgresPool } from "../run/store/index.js";
 
 export interface RoundQueue {
   queue: WorkQueue;

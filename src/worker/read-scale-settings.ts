@@ -1,4 +1,4 @@
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../config/index.js";
 
 /** `web` receives webhooks and queues rounds; `worker` runs them; `all` does both. */
 export type GadflyRole = "web" | "worker" | "all";

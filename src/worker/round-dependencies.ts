@@ -1,13 +1,12 @@
-import type { LensDefinition } from "../agent/schema.js";
-import type { AppConfig } from "../config/schema.js";
-import type { RoundRegistry } from "../github/round-registry.js";
-import type { RoundDependencies, RoundLog } from "../github/run-pull-request-round.js";
-import type { WorkQueue } from "../run/queue/work-queue.js";
-import type { ReviewerLimiter } from "../run/reviewer-limiter.js";
-import type { RunStore } from "../run/store/run-store.js";
+import type { LensDefinition } from "../agent/index.js";
+import type { AppConfig } from "../config/index.js";
+import type { RoundDependencies, RoundLog, RoundRegistry } from "../github/index.js";
+import type { ReviewerLimiter } from "../run/index.js";
+import type { WorkQueue } from "../run/queue/index.js";
+import type { RunStore } from "../run/store/index.js";
 import type { IsolationLevel } from "../sandbox/index.js";
-import type { GadflyMetrics } from "../server/gadfly-metrics.js";
-import type { Clock } from "../time/clock.js";
+import type { GadflyMetrics } from "../server/index.js";
+import type { Clock } from "../time/index.js";
 import type { AppIdentity } from "./app-identity.js";
 
 /** What every round of a process shares, whichever role takes it. */

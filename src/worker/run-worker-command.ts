@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { ConfigError } from "../config/config-error.js";
-import { StoreOpenError } from "../run/store/store-open-error.js";
+import { ConfigError } from "../config/index.js";
+import { StoreOpenError } from "../run/store/index.js";
 import { serveGadfly } from "./serve-gadfly.js";
 
 export interface WorkerCommandIo {

@@ -1,20 +1,21 @@
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import { createProbot, type Logger, run } from "probot";
-import { loadLenses } from "../agent/load-lenses.js";
+import { loadLenses } from "../agent/index.js";
 import { gadflyApp } from "../app.js";
-import { loadAppConfig } from "../config/load-app-config.js";
-import { requireWebhookSecret } from "../config/require-webhook-secret.js";
-import type { AppConfig } from "../config/schema.js";
-import { describeError } from "../github/describe-error.js";
-import type { GitHubClient } from "../github/github-client.js";
-import { RoundRegistry } from "../github/round-registry.js";
-import { redactSecrets } from "../llm/redact-secrets.js";
-import { collectSecrets } from "../run/collect-secrets.js";
-import { createReviewerLimiter } from "../run/reviewer-limiter.js";
-import { retentionDays, startRetention } from "../run/start-retention.js";
-import { openRunStore } from "../run/store/open-run-store.js";
-import type { RunStore } from "../run/store/run-store.js";
+import type { AppConfig } from "../config/index.js";
+import { loadAppConfig, requireWebhookSecret } from "../config/index.js";
+import type { GitHubClient } from "../github/index.js";
+import { describeError, RoundRegistry } from "../github/index.js";
+import { redactSecrets } from "../llm/index.js";
+import {
+  collectSecrets,
+  createReviewerLimiter,
+  retentionDays,
+  startRetention,
+} from "../run/index.js";
+import type { RunStore } from "../run/store/index.js";
+import { openRunStore } from "../run/store/index.js";
 import {
   type AgentIsolation,
   detectIsolation,
@@ -22,10 +23,12 @@ import {
   NO_ISOLATION,
   restrictToOwner,
 } from "../sandbox/index.js";
-import { createGadflyMetrics } from "../server/gadfly-metrics.js";
-import { createOperationsHandler } from "../server/operations-handler.js";
-import { startOperationsServer } from "../server/start-operations-server.js";
-import { systemClock } from "../time/clock.js";
+import {
+  createGadflyMetrics,
+  createOperationsHandler,
+  startOperationsServer,
+} from "../server/index.js";
+import { systemClock } from "../time/index.js";
 import { appIdentity } from "./app-identity.js";
 import { createRedactingLog } from "./create-redacting-log.js";
 import { githubOctokit } from "./github-octokit.js";

@@ -1,13 +1,14 @@
-import type { GitHubClient } from "../github/github-client.js";
-import { resumeUnfinishedRounds } from "../github/resume-unfinished-rounds.js";
-import type { RoundRegistry, StopReason } from "../github/round-registry.js";
-import type { RoundDependencies } from "../github/run-pull-request-round.js";
-import { runRoundJob } from "../github/run-round-job.js";
-import { createRoundJobHandler } from "../run/queue/create-round-job-handler.js";
-import type { JobStopError } from "../run/queue/job-stop-error.js";
-import type { WorkQueue } from "../run/queue/work-queue.js";
-import type { RunStore } from "../run/store/run-store.js";
-import type { GadflyMetrics } from "../server/gadfly-metrics.js";
+import type {
+  GitHubClient,
+  RoundDependencies,
+  RoundRegistry,
+  StopReason,
+} from "../github/index.js";
+import { resumeUnfinishedRounds, runRoundJob } from "../github/index.js";
+import type { JobStopError, WorkQueue } from "../run/queue/index.js";
+import { createRoundJobHandler } from "../run/queue/index.js";
+import type { RunStore } from "../run/store/index.js";
+import type { GadflyMetrics } from "../server/index.js";
 
 export interface RoundWorkersOptions {
   queue: WorkQueue;

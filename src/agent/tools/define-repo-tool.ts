@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ToolDefinition } from "../../llm/language-model.js";
+import type { ToolDefinition } from "../../llm/index.js";
 import type { RepoTool, ToolContext } from "./repo-tool.js";
 import { ToolError } from "./tool-error.js";
 

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "../../llm/language-model.js";
+import type { ToolDefinition } from "../../llm/index.js";
 import type { Workspace } from "../workspace.js";
 import type { ToolLimits } from "./tool-limits.js";
 

@@ -1,4 +1,4 @@
-import type { LensReport } from "../../agent/lens-report.js";
+import type { LensReport } from "../../agent/index.js";
 import type { RunStore, StoredRound } from "../store/run-store.js";
 import { JobStopError } from "./job-stop-error.js";
 import type { JobHandler } from "./work-queue.js";

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from "../../time/clock.js";
+import { type Clock, systemClock } from "../../time/index.js";
 import { fairPriority } from "./fair-priority.js";
 import { JobStopError } from "./job-stop-error.js";
 import type { JobHandler, QueueDepth, RoundJob, WorkOptions, WorkQueue } from "./work-queue.js";

@@ -1,4 +1,4 @@
-import type { LanguageModel } from "../../llm/language-model.js";
+import type { LanguageModel } from "../../llm/index.js";
 import type { ModelCallLimiter, ModelCallSlot } from "./model-call-limiter.js";
 
 export interface ModelCallSample {

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import PgBoss from "pg-boss";
-import { type Clock, systemClock } from "../../time/clock.js";
+import { type Clock, systemClock } from "../../time/index.js";
 import { migrations } from "../store/migrations.js";
 import { applyPostgresMigrations } from "../store/postgres-migrations.js";
 import { postgresOpenError } from "../store/postgres-open-error.js";

@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Clock } from "../../time/clock.js";
+import type { Clock } from "../../time/index.js";
 
 /** The channel `WorkQueue.cancel` notifies; the payload is `{"roundId","reason"}`. */
 export const CANCEL_CHANNEL = "gadfly_round_cancel";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { type Clock, systemClock } from "../../time/clock.js";
+import { type Clock, systemClock } from "../../time/index.js";
 import type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./model-call-limiter.js";
 import { waitOrAbort } from "./wait-or-abort.js";
 

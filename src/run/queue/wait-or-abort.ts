@@ -1,4 +1,4 @@
-import type { Clock } from "../../time/clock.js";
+import type { Clock } from "../../time/index.js";
 
 /** Resolves after `milliseconds` or as soon as `signal` aborts, whichever comes first; never rejects. */
 export function waitOrAbort(

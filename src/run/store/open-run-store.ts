@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Clock } from "../../time/clock.js";
+import type { Clock } from "../../time/index.js";
 import { PostgresRunStore } from "./postgres-run-store.js";
 import type { RunStore } from "./run-store.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";

@@ -1,6 +1,6 @@
-import type { LensReport } from "../../agent/lens-report.js";
-import type { PreviousFinding } from "../../consensus/consensus.js";
-import type { Message } from "../../llm/message.js";
+import type { LensReport } from "../../agent/index.js";
+import type { PreviousFinding } from "../../consensus/index.js";
+import type { Message } from "../../llm/index.js";
 
 /** A repository as GitHub's payloads spell it; compared exactly. */
 export interface RepositoryRef {

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
-import type { LensReport } from "../../agent/lens-report.js";
-import type { PreviousFinding } from "../../consensus/consensus.js";
-import type { Severity } from "../../findings/schema.js";
-import type { Message } from "../../llm/message.js";
-import { type Clock, systemClock } from "../../time/clock.js";
+import type { LensReport } from "../../agent/index.js";
+import type { PreviousFinding } from "../../consensus/index.js";
+import type { Severity } from "../../findings/index.js";
+import type { Message } from "../../llm/index.js";
+import { type Clock, systemClock } from "../../time/index.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { type RoundRow, roundFromRow } from "./round-from-row.js";
 import type {

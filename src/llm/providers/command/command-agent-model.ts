@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { CommandProviderConfig } from "../../../config/schema.js";
+import type { CommandProviderConfig } from "../../../config/index.js";
 import {
   type AgentIsolation,
   type AgentSandbox,

@@ -1,5 +1,5 @@
 import { type ChatResponse, Ollama } from "ollama";
-import type { OllamaProviderConfig } from "../../../config/schema.js";
+import type { OllamaProviderConfig } from "../../../config/index.js";
 import { InvalidModelResponseError } from "../../errors.js";
 import type { ChatModel, ChatRequest, ChatResult } from "../../language-model.js";
 import type { ToolCall } from "../../message.js";

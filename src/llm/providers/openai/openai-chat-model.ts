@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
-import type { OpenAIProviderConfig } from "../../../config/schema.js";
+import type { OpenAIProviderConfig } from "../../../config/index.js";
 import { InvalidModelResponseError } from "../../errors.js";
 import type { ChatModel, ChatRequest, ChatResult } from "../../language-model.js";
 import type { ToolCall } from "../../message.js";

@@ -1,0 +1,10 @@
+// Front door of src/agent: the lens agent: loading lenses, reviewing one lens, its report and failure wording.
+// Other folders import only from here; this lists what they use today.
+export type { LensEvent } from "./lens-event.js";
+export type { LensReport } from "./lens-report.js";
+export { loadLenses } from "./load-lenses.js";
+export { publicCancelReason } from "./public-cancel-reason.js";
+export { publicFailureReason } from "./public-failure-reason.js";
+export { reviewLens } from "./review-lens.js";
+export type { LensDefinition } from "./schema.js";
+export { Workspace } from "./workspace.js";

@@ -1,0 +1,22 @@
+// Front door of src/config: the app and repository configuration: schemas, loading, limits, the review plan.
+// Other folders import only from here; this lists what they use today.
+export { ConfigError, type ConfigIssue } from "./config-error.js";
+export { findPackageRoot } from "./find-package-root.js";
+export { ignoreMatcher } from "./ignore-matcher.js";
+export { loadAppConfig } from "./load-app-config.js";
+export { parseConfigText } from "./parse-config-text.js";
+export { REPO_CONFIG_LIMITS } from "./repo-config-limits.js";
+export { DEFAULT_REPO_CONFIG, RepoConfig } from "./repo-config-schema.js";
+export { requireWebhookSecret } from "./require-webhook-secret.js";
+export { type ReviewPlan, resolveReviewPlan } from "./resolve-review-plan.js";
+export {
+  type AppConfig,
+  type CommandProviderConfig,
+  LensId,
+  type ModelConfig,
+  type OllamaProviderConfig,
+  type OpenAIProviderConfig,
+  type ProviderConfig,
+  type ReviewConfig,
+  type SandboxConfig,
+} from "./schema.js";

@@ -1,0 +1,22 @@
+// Front door of src/github: the GitHub adapter: webhook handlers, rounds on pull requests, publishing.
+// Other folders import only from here; this lists what they use today.
+export type { TriggerDecision } from "./can-trigger-review.js";
+export { describeError } from "./describe-error.js";
+export { type ExtractResult, extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
+export type { GitHubClient } from "./github-client.js";
+export { handleCheckRunRerequested } from "./handle-check-run.js";
+export { handleIssueComment } from "./handle-issue-comment.js";
+export { handlePullRequest, PULL_REQUEST_EVENTS } from "./handle-pull-request.js";
+export { PermissionCache } from "./permission-cache.js";
+export { redactOutgoingText } from "./redact-outgoing-text.js";
+export { resumeUnfinishedRounds } from "./resume-unfinished-rounds.js";
+export { RoundRegistry, type StopReason } from "./round-registry.js";
+export type { RoundDependencies, RoundLog } from "./run-pull-request-round.js";
+export { runRoundJob } from "./run-round-job.js";
+export { lensesFor, type StartOutcome } from "./start-round.js";
+export {
+  CheckRunPayload,
+  IssueCommentPayload,
+  PullRequestPayload,
+  payloadProblem,
+} from "./webhook-payloads.js";

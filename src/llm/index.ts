@@ -1,0 +1,15 @@
+// Front door of src/llm: language models: the model interfaces, providers, errors, redaction.
+// Other folders import only from here; this lists what they use today.
+export { abortError } from "./abort-error.js";
+export { createLanguageModel } from "./create-language-model.js";
+export { isModelError, ModelTimeoutError } from "./errors.js";
+export type {
+  AgentModel,
+  ChatModel,
+  ChatResult,
+  LanguageModel,
+  ToolDefinition,
+  Usage,
+} from "./language-model.js";
+export type { Message, ToolCall } from "./message.js";
+export { redactSecrets } from "./redact-secrets.js";

@@ -1,0 +1,13 @@
+// Front door of src/render: Markdown for GitHub: the consensus comment, inline comments, the status board, check runs.
+// Other folders import only from here; this lists what they use today.
+export { escapeInline } from "./escape-inline.js";
+export { formatLocation } from "./format-location.js";
+export { type LensMetadata, lensMetadata } from "./lens-metadata.js";
+export { MARKERS, modelCommentMarker } from "./markers.js";
+export { renderCheckRunOutput } from "./render-check-run-output.js";
+export { renderConsensusComment } from "./render-consensus-comment.js";
+export { renderInlineComment } from "./render-inline-comment.js";
+export { renderInlineReviewBody, type UnplacedFinding } from "./render-inline-review-body.js";
+export { renderInvalidConfigNotice } from "./render-invalid-config-notice.js";
+export type { RenderOptions } from "./render-options.js";
+export { renderStatusBoard } from "./render-status-board.js";

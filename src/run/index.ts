@@ -1,0 +1,18 @@
+// Front door of src/run: one review round: the change set, the round runner, its status.
+// The work queue and the run store have their own doors, run/queue/index.ts and run/store/index.ts,
+// so that the CLI, which needs only the round, does not load pg, pg-boss or better-sqlite3.
+export { CoalescedWriter } from "./coalesced-writer.js";
+export { collectSecrets } from "./collect-secrets.js";
+export { modelsSkippedForFork } from "./fork-rule.js";
+export { prepareChangeSet } from "./prepare-change-set.js";
+export { reviewRound } from "./review-round.js";
+export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
+export type {
+  LensState,
+  LensStatus,
+  NotReviewed,
+  ReviewerStatus,
+  RoundStatus,
+} from "./round-status.js";
+export { retentionDays, startRetention } from "./start-retention.js";
+export { cancelRemaining } from "./track-round-status.js";

@@ -1,0 +1,6 @@
+// Front door of src/run/store: the run store (SQLite, Postgres) and opening it.
+// Other folders import only from here; this lists what they use today.
+export { openRunStore } from "./open-run-store.js";
+export { createPostgresPool } from "./postgres-pool.js";
+export type { RoundTrigger, RunStore, StoredRound } from "./run-store.js";
+export { StoreOpenError } from "./store-open-error.js";
