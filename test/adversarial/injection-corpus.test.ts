@@ -23,6 +23,7 @@ import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { prepareChangeSet } from "../../src/run/prepare-change-set.js";
 import { startFakeGitHub } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes-github/quiet-octokit.js";
+import { reportTable } from "../helpers/report.js";
 import { liveMarkup } from "../render/helpers/live-markup.js";
 import { finishedStatus } from "../render/sample-consensus.js";
 
@@ -70,7 +71,7 @@ beforeAll(async () => {
 afterAll(() => {
   const held = outcomes.filter((outcome) => outcome.held).length;
   console.log(`\nPrompt-injection corpus: ${outcomes.length} tried, ${held} held`);
-  console.table(
+  reportTable(
     outcomes.map(({ attack, held: ok, detail }) => ({ attack, held: ok ? "yes" : "NO", detail })),
   );
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { IGNORE_MATCH_STEPS, ignoreMatcher } from "../../src/config/ignore-matcher.js";
 import { REPO_CONFIG_LIMITS } from "../../src/config/repo-config-limits.js";
 import { compileSafeGlob, MAX_GLOB_ALTERNATIVES } from "../../src/config/safe-glob.js";
+import { report } from "../helpers/report.js";
 
 const compile = (glob: string) => {
   const compiled = compileSafeGlob(glob);
@@ -156,7 +157,7 @@ describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
       expect(at10000).toBeLessThan(100);
       expect(at10000).toBeLessThan(Math.max(at1000, 0.5) * 40);
     }
-    console.log(`safe glob timings (median of 5):\n  ${figures.join("\n  ")}`);
+    report("safe glob timings (median of 5):", ...figures.map((figure) => `  ${figure}`));
   });
 
   it("bounds the whole ignore list: the worst allowed list against a 10,000-character path", () => {

@@ -4,6 +4,7 @@ import { clusterFindings } from "../../src/consensus/cluster-findings.js";
 import type { Finding } from "../../src/consensus/finding.js";
 import { MAX_COMPARED_PAIRS } from "../../src/consensus/link-findings.js";
 import { MAX_FINDINGS_PER_LENS } from "../../src/findings/parse.js";
+import { report } from "../helpers/report.js";
 
 /*
  * The worst case the finding limit lets through: every finding of every model at one line of
@@ -110,7 +111,7 @@ describe("clustering the worst case at one line", () => {
     expect(claim.map((cluster) => [cluster.models, cluster.findings.length])).toEqual([
       [MODELS, OVER_BUDGET],
     ]);
-    console.log(`findings at one line → clustering time\n${rows.join("\n")}`);
+    report("findings at one line → clustering time", ...rows);
   });
 
   it("keeps the shapes' clusters: agreement merges, a model's different problems stay apart", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clusterFindings } from "../../src/consensus/cluster-findings.js";
+import { reportTable } from "../helpers/report.js";
 import { corpus } from "./corpus/index.js";
 import {
   type PairCounts,
@@ -44,7 +45,7 @@ describe("clusterFindings on the labelled corpus", () => {
       recall: Number(recall(total).toFixed(3)),
       ...total,
     });
-    console.table(table);
+    reportTable(table);
     expect(precision(total)).toBeGreaterThanOrEqual(MINIMUM);
     expect(recall(total)).toBeGreaterThanOrEqual(MINIMUM);
   });

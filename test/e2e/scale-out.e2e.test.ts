@@ -11,6 +11,7 @@ import {
   startTestPostgres,
   type TestPostgres,
 } from "../helpers/postgres-server.js";
+import { report } from "../helpers/report.js";
 import { appLogs } from "./app-logs.js";
 import {
   type SpawnedApp,
@@ -345,7 +346,7 @@ describe.skipIf(unavailable !== null)(
       expect(Math.max(...waits("small"))).toBeLessThan(Math.max(...waits("big")));
 
       const calls = [...rounds].map(({ tag }) => router.total(tag));
-      console.log(
+      report(
         [
           `\nScale-out: ${rounds.length} rounds (${MODEL_IDS.length} models × ${LENSES.length} lenses)`,
           ` by 2 receivers and 3 workers (2 killed at ${killedAt} ms, 2 replacements,`,

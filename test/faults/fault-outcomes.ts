@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { reportTable } from "../helpers/report.js";
 
 /** One row of the summary table: a fault, what the app did about it, and whether every expectation held. */
 export interface FaultOutcome {
@@ -32,7 +33,7 @@ export class FaultOutcomes {
   print(expectedFaults: number): void {
     const held = this.rows.filter((row) => row.held).length;
     console.log(`\n${this.title}: ${this.rows.length} tried, ${held} held`);
-    console.table(
+    reportTable(
       this.rows.map((row) => ({
         fault: row.fault,
         outcome: row.outcome,

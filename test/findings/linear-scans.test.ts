@@ -7,6 +7,7 @@ import { containsFindingsBlock } from "../../src/findings/contains-findings-bloc
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
 import { normalizeFinding } from "../../src/findings/normalize-finding.js";
 import { removeFindingsBlocks } from "../../src/findings/remove-findings-blocks.js";
+import { report } from "../helpers/report.js";
 
 /*
  * Every scan over model text must be linear: the pull request can make a model emit anything,
@@ -78,7 +79,7 @@ describe("scans over model text", () => {
       }
       expect(times.at(-1), `${name} at 4M chars`).toBeLessThan(MAX_MS_AT_4M);
     }
-    console.log(`shape (chars: ${SIZES.join(", ")})\n${rows.join("\n")}`);
+    report(`shape (chars: ${SIZES.join(", ")})`, ...rows);
   });
 
   it("normalizes hostile finding fields in linear time", () => {
@@ -117,7 +118,7 @@ describe("scans over model text", () => {
       );
       expect((times[1] ?? 0) / Math.max(FLOOR_MS, times[0] ?? 0), name).toBeLessThan(MAX_GROWTH);
     }
-    console.log(`finding field (chars: ${sizes.join(", ")})\n${rows.join("\n")}`);
+    report(`finding field (chars: ${sizes.join(", ")})`, ...rows);
   });
 
   it("still reads what the fences and verdict line say", () => {
