@@ -19,11 +19,11 @@ import {
 } from "./fakes/fake-github/index.js";
 import { probotCredentials } from "./fakes/fake-github/probot-credentials.js";
 import { RecordingQueue } from "./github/helpers/recording-queue.js";
-import { eventually } from "./run/queue/helpers/eventually.js";
+import { eventually } from "./helpers/eventually.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "./run/store/helpers/temporary-store-directory.js";
+} from "./helpers/temporary-store-directory.js";
 
 /* The app as a receiver only (GADFLY_ROLE=web): it queues rounds, runs none, and serves the operations endpoints on its port. */
 

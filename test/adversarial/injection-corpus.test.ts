@@ -22,7 +22,7 @@ import { renderInlineComment } from "../../src/render/render-inline-comment.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { prepareChangeSet } from "../../src/run/prepare-change-set.js";
 import { startFakeGitHub } from "../fakes/fake-github/index.js";
-import { quietOctokit } from "../fakes-github/quiet-octokit.js";
+import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
 import { reportTable } from "../helpers/report.js";
 import { liveMarkup } from "../render/helpers/live-markup.js";
 import { finishedStatus } from "../render/sample-consensus.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { upsertStickyComment } from "../../src/github/upsert-sticky-comment.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
-import { quietOctokit } from "../fakes-github/quiet-octokit.js";
+import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
 
 const MARKER = "<!-- gadfly-consensus -->";
 

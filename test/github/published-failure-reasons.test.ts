@@ -32,7 +32,7 @@ import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../run/store/helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /** An error as Node's fs gives it: errno, syscall, code and a path in the message. */

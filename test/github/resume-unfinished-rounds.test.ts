@@ -4,7 +4,7 @@ import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../run/store/helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 import { RecordingQueue } from "./helpers/recording-queue.js";
 
 let temporary: TemporaryStoreDirectory;

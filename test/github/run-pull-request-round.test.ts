@@ -25,12 +25,12 @@ import {
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
-import { deferred } from "../run/queue/helpers/deferred.js";
-import { eventually } from "../run/queue/helpers/eventually.js";
+import { deferred } from "../helpers/deferred.js";
+import { eventually } from "../helpers/eventually.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../run/store/helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /*

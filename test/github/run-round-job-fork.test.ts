@@ -18,7 +18,7 @@ import { FakeClock } from "../helpers/fake-clock.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../run/store/helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /*

@@ -18,7 +18,7 @@ import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../run/store/helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /* The worker's side of a round before it runs: rounds whose pull request moved on, or that keep failing, end here. */

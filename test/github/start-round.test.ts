@@ -11,7 +11,7 @@ import { systemClock } from "../../src/time/clock.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../run/store/helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 import { RecordingQueue } from "./helpers/recording-queue.js";
 
 const silent = { info() {}, warn() {}, error() {} };

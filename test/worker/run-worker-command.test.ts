@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 import { runWorkerCommand } from "../../src/worker/run-worker-command.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { eventually } from "../helpers/eventually.js";
 import {
   postgresUnavailableReason,
   startTestPostgres,
   type TestPostgres,
 } from "../helpers/postgres-server.js";
-import { eventually } from "../run/queue/helpers/eventually.js";
 
 let directory = "";
 const CONFIG = [

@@ -4,11 +4,11 @@ import { JobStopError } from "../../../src/run/queue/job-stop-error.js";
 import type { RunStore, StoredRound } from "../../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../../src/run/store/sqlite-run-store.js";
 import { FakeClock } from "../../helpers/fake-clock.js";
-import { sampleLensReport } from "../store/helpers/sample-lens-report.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "../store/helpers/temporary-store-directory.js";
+} from "../../helpers/temporary-store-directory.js";
+import { sampleLensReport } from "../store/helpers/sample-lens-report.js";
 
 let temporary: TemporaryStoreDirectory;
 let store: RunStore;

@@ -8,14 +8,14 @@ import {
 } from "../../../src/run/queue/pg-boss-work-queue.js";
 import { roundJobId } from "../../../src/run/queue/round-job-id.js";
 import type { TakenJob } from "../../../src/run/queue/work-queue.js";
+import { deferred } from "../../helpers/deferred.js";
+import { eventually } from "../../helpers/eventually.js";
 import { FakeClock } from "../../helpers/fake-clock.js";
 import {
   postgresUnavailableReason,
   startTestPostgres,
   type TestPostgres,
 } from "../../helpers/postgres-server.js";
-import { deferred } from "./helpers/deferred.js";
-import { eventually } from "./helpers/eventually.js";
 import { workQueueContract } from "./helpers/work-queue-contract.js";
 
 let server: TestPostgres | undefined;

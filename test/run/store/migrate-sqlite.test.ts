@@ -8,7 +8,7 @@ import { FakeClock } from "../../helpers/fake-clock.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "./helpers/temporary-store-directory.js";
+} from "../../helpers/temporary-store-directory.js";
 
 interface AppliedRow {
   version: number;

@@ -7,7 +7,7 @@ import { StoreOpenError } from "../../../src/run/store/store-open-error.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "./helpers/temporary-store-directory.js";
+} from "../../helpers/temporary-store-directory.js";
 
 // Root ignores directory permissions, so a chmod test proves nothing there (as in CI).
 const runningAsRoot = process.getuid?.() === 0;

@@ -4,11 +4,11 @@ import {
   startTestPostgres,
   type TestPostgres,
 } from "../../helpers/postgres-server.js";
+import { runStoreContractLenses } from "./contract/lenses.js";
+import { runStoreContractPublished } from "./contract/published.js";
+import { runStoreContractRaces } from "./contract/races.js";
+import { runStoreContractRounds } from "./contract/rounds.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
-import { runStoreContractLenses } from "./helpers/run-store-contract-lenses.js";
-import { runStoreContractPublished } from "./helpers/run-store-contract-published.js";
-import { runStoreContractRaces } from "./helpers/run-store-contract-races.js";
-import { runStoreContractRounds } from "./helpers/run-store-contract-rounds.js";
 
 let server: TestPostgres | undefined;
 let databaseUrl = "";

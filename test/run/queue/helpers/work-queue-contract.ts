@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobStopError } from "../../../../src/run/queue/job-stop-error.js";
 import type { RoundJob, TakenJob, WorkQueue } from "../../../../src/run/queue/work-queue.js";
-import { deferred } from "./deferred.js";
-import { eventually } from "./eventually.js";
+import { deferred } from "../../../helpers/deferred.js";
+import { eventually } from "../../../helpers/eventually.js";
 
 export interface WorkQueueBackend {
   name: string;

@@ -1,7 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { SqliteRunStore } from "../../../../src/run/store/sqlite-run-store.js";
+import { temporaryStoreDirectory } from "../../../helpers/temporary-store-directory.js";
 import { RAW_ROUND_INSERT, type RunStoreBackend } from "./run-store-backend.js";
-import { temporaryStoreDirectory } from "./temporary-store-directory.js";
 
 /** SQLite: a fresh file in a temp dir per test. */
 export const sqliteStoreBackend: RunStoreBackend = {

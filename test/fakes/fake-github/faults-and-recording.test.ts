@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { type FakeGitHub, startFakeGitHub } from "./index.js";
 import { quietOctokit } from "./quiet-octokit.js";
 
 let fake: FakeGitHub | undefined;

@@ -1,10 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type FakeGitHub,
-  type PullRequestSnapshot,
-  startFakeGitHub,
-} from "../fakes/fake-github/index.js";
+import { type FakeGitHub, type PullRequestSnapshot, startFakeGitHub } from "./index.js";
 import { quietOctokit } from "./quiet-octokit.js";
 
 let fake: FakeGitHub;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { type FakeGitHub, startFakeGitHub } from "./index.js";
 import { quietOctokit } from "./quiet-octokit.js";
 
 let fake: FakeGitHub;

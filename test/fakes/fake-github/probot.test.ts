@@ -1,7 +1,7 @@
 import { Probot } from "probot";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeGitHub, pullRequestEvent, startFakeGitHub } from "../fakes/fake-github/index.js";
-import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { type FakeGitHub, pullRequestEvent, startFakeGitHub } from "./index.js";
+import { probotCredentials } from "./probot-credentials.js";
 
 let fake: FakeGitHub;
 let probot: Probot;

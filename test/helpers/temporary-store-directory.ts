@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SqliteRunStore } from "../../../../src/run/store/sqlite-run-store.js";
+import type { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 
 export interface TemporaryStoreDirectory {
   directory: string;

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildPatch } from "../fakes/fake-github/build-patch.js";
-import { diffTrees } from "../fakes/fake-github/diff-trees.js";
+import { buildPatch } from "./build-patch.js";
+import { diffTrees } from "./diff-trees.js";
 
 // Applies a patch the slow, obvious way, checking every context and removed line.
 function applyPatch(before: string, patch: string): string {

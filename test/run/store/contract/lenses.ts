@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../../src/llm/message.js";
-import type { RunStoreBackend } from "./run-store-backend.js";
-import { sampleLensReport } from "./sample-lens-report.js";
-import { useRunStoreFixture } from "./use-run-store-fixture.js";
+import type { RunStoreBackend } from "../helpers/run-store-backend.js";
+import { sampleLensReport } from "../helpers/sample-lens-report.js";
+import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
 const repo = { owner: "octo-org", repo: "widgets" };
 const DAY = 24 * 60 * 60 * 1000;

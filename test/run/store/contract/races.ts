@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunStore, StartRoundInput } from "../../../../src/run/store/run-store.js";
-import type { RunStoreBackend } from "./run-store-backend.js";
-import { useRunStoreFixture } from "./use-run-store-fixture.js";
+import type { RunStoreBackend } from "../helpers/run-store-backend.js";
+import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
 const repo = { owner: "octo-org", repo: "widgets" };
 

@@ -12,7 +12,7 @@ import {
   pullRequestEvent,
   signWebhook,
   startFakeGitHub,
-} from "../fakes/fake-github/index.js";
+} from "./index.js";
 
 let fake: FakeGitHub;
 let pullRequest: PullRequestSnapshot;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, expect, it } from "vitest";
-import { buildTarball } from "../fakes/fake-github/build-tarball.js";
+import { buildTarball } from "./build-tarball.js";
 
 const directory = mkdtempSync(join(tmpdir(), "fake-github-tar-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
