@@ -21,6 +21,7 @@ import { renderConsensusComment } from "../../src/render/render-consensus-commen
 import { renderInlineComment } from "../../src/render/render-inline-comment.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { prepareChangeSet } from "../../src/run/prepare-change-set.js";
+import { lensReport } from "../builders/lens-report.js";
 import { startFakeGitHub } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
 import { reportTable } from "../helpers/report.js";
@@ -275,21 +276,15 @@ function hostileConsensus(
     title,
     body,
   };
-  const report = (model: string): LensReport => ({
-    model,
-    provider: "p",
-    lens: "security",
-    outcome: "done",
-    verdict: "Minor issues",
-    statedVerdict: "Minor issues",
-    text,
-    findings: [finding],
-    dropped: [],
-    failure: null,
-    turns: 1,
-    usage: { inputTokens: 1, outputTokens: 1 },
-    recovered: false,
-  });
+  const report = (model: string): LensReport =>
+    lensReport({
+      model,
+      provider: "p",
+      text,
+      findings: [finding],
+      turns: 1,
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
   return buildConsensus({
     reports: [report("m1"), report("m2")],
     modelOrder: ["m1", "m2"],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LensOutcome, LensReport } from "../../src/agent/lens-report.js";
 import { buildConsensus } from "../../src/consensus/build-consensus.js";
 import type { LensFinding } from "../../src/findings/schema.js";
+import { lensReport } from "../builders/lens-report.js";
 
 const MODELS = ["claude-code/opus", "kimi-k2.6:cloud", "glm-5.2:cloud"];
 const LENSES = ["security", "correctness", "maintainability", "performance", "error-handling"];
@@ -30,13 +31,14 @@ const injection: LensFinding = {
   body: "Bind `prNumber` as a parameter instead of interpolating it into the query.",
 };
 
+/** The report's own verdict is left null: the consensus must derive verdicts from the findings. */
 function report(
   model: string,
   lens: string,
   findings: LensFinding[] = [],
   outcome: LensOutcome = "done",
 ): LensReport {
-  return {
+  return lensReport({
     model,
     provider: "from-report",
     lens,
@@ -45,12 +47,8 @@ function report(
     statedVerdict: null,
     text: `${lens} review by ${model}`,
     findings,
-    dropped: [],
     failure: outcome === "done" ? null : "timed out after 900 s",
-    turns: 3,
-    usage: { inputTokens: 10, outputTokens: 5 },
-    recovered: false,
-  };
+  });
 }
 
 const base = { modelOrder: MODELS, lensOrder: LENSES, providers: PROVIDERS };

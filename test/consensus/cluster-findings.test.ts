@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clusterFindings } from "../../src/consensus/cluster-findings.js";
-import { makeFinding } from "./make-finding.js";
+import { makeFinding } from "../builders/finding.js";
 
 const MODELS = ["opus", "kimi", "glm", "sonnet"];
 

@@ -4,9 +4,9 @@ import { clusterFindings } from "../../src/consensus/cluster-findings.js";
 import { compareRounds } from "../../src/consensus/compare-rounds.js";
 import type { PreviousFinding } from "../../src/consensus/consensus.js";
 import type { Finding } from "../../src/consensus/finding.js";
+import { makeFinding } from "../builders/finding.js";
 import type { LabelledFinding } from "./corpus/corpus-scenario.js";
 import { corpus } from "./corpus/index.js";
-import { makeFinding } from "./make-finding.js";
 
 const MODELS = ["opus", "kimi", "glm"];
 const FILE = "src/render/helpers.ts";

@@ -3,26 +3,22 @@ import type { LensReport } from "../../src/agent/lens-report.js";
 import type { Cluster } from "../../src/consensus/cluster.js";
 import { lensVerdict, modelVerdict, overallVerdict } from "../../src/consensus/verdict.js";
 import type { Severity } from "../../src/findings/schema.js";
-import { makeFinding } from "./make-finding.js";
+import { makeFinding } from "../builders/finding.js";
+import { lensReport } from "../builders/lens-report.js";
 
 const finding = (severity: Severity) => makeFinding({ severity });
 
+/** The report's own verdict is left null: the model's verdict must come from the findings. */
 function report(outcome: LensReport["outcome"], severities: Severity[]): LensReport {
-  return {
+  return lensReport({
     model: "opus",
     provider: "claude-code",
-    lens: "security",
     outcome,
     verdict: null,
     statedVerdict: null,
-    text: "",
     findings: severities.map(finding),
-    dropped: [],
     failure: outcome === "done" ? null : "timed out after 900 s",
-    turns: 1,
-    usage: { inputTokens: 0, outputTokens: 0 },
-    recovered: false,
-  };
+  });
 }
 
 const cluster = (severity: Severity): Cluster => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deriveVerdict } from "../../src/agent/derive-verdict.js";
 import type { LensReport } from "../../src/agent/lens-report.js";
 import { buildConsensus } from "../../src/consensus/build-consensus.js";
 import type { LensFinding } from "../../src/findings/schema.js";
@@ -6,6 +7,7 @@ import { renderCheckRunOutput } from "../../src/render/render-check-run-output.j
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
+import { lensReport } from "../builders/lens-report.js";
 
 const REASON = "agent CLIs do not review fork PRs here";
 const LENSES = ["security", "correctness"];
@@ -21,22 +23,16 @@ const finding: LensFinding = {
 };
 
 function report(model: string, lens: string, overrides: Partial<LensReport> = {}): LensReport {
-  return {
+  const findings = lens === "security" ? [finding] : [];
+  return lensReport({
     model,
     provider: model === "cli-model" ? "claude-code" : "chat",
     lens,
-    outcome: "done",
-    verdict: "Minor issues",
-    statedVerdict: "Minor issues",
-    text: "VERDICT: Minor issues",
-    findings: lens === "security" ? [finding] : [],
-    dropped: [],
-    failure: null,
+    text: `VERDICT: ${deriveVerdict(findings)}`,
+    findings,
     turns: 2,
-    usage: { inputTokens: 10, outputTokens: 5 },
-    recovered: false,
     ...overrides,
-  };
+  });
 }
 
 function skipped(model: string, lens: string): LensReport {

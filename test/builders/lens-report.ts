@@ -1,0 +1,30 @@
+import { deriveVerdict } from "../../src/agent/derive-verdict.js";
+import type { LensReport } from "../../src/agent/index.js";
+
+/**
+ * A lens report with defaults: a done security review by one model with no findings.
+ * Unless the test gives one, the verdict is the one the agent derives from the findings
+ * (`deriveVerdict`) for a done lens, and null otherwise; the stated verdict is the
+ * verdict unless given.
+ */
+export function lensReport(overrides: Partial<LensReport> = {}): LensReport {
+  const outcome = overrides.outcome ?? "done";
+  const findings = overrides.findings ?? [];
+  const verdict = outcome === "done" ? deriveVerdict(findings) : null;
+  return {
+    model: "model-a",
+    provider: "provider-a",
+    lens: "security",
+    outcome,
+    verdict,
+    statedVerdict: verdict,
+    text: "",
+    findings,
+    dropped: [],
+    failure: null,
+    turns: 3,
+    usage: { inputTokens: 10, outputTokens: 5 },
+    recovered: false,
+    ...overrides,
+  };
+}
