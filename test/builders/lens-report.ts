@@ -28,3 +28,25 @@ export function lensReport(overrides: Partial<LensReport> = {}): LensReport {
     ...overrides,
   };
 }
+
+/** The store tests' report: glm's finished security lens with one low finding. */
+export function sampleLensReport(overrides: Partial<LensReport> = {}): LensReport {
+  return lensReport({
+    model: "glm-5.2:cloud",
+    provider: "ollama-cloud",
+    text: "VERDICT: Minor issues\n\nThe token is compared with `==`.",
+    findings: [
+      {
+        file: "src/auth.ts",
+        line: 12,
+        endLine: 14,
+        severity: "low",
+        confidence: "medium",
+        title: "Token compared without constant time",
+        body: "Use `timingSafeEqual`.",
+      },
+    ],
+    usage: { inputTokens: 1200, outputTokens: 340 },
+    ...overrides,
+  });
+}

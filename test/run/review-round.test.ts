@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { LensReport } from "../../src/agent/lens-report.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { ReviewPlan } from "../../src/config/resolve-review-plan.js";
 import type { ModelConfig, ProviderConfig } from "../../src/config/schema.js";
@@ -12,6 +11,7 @@ import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
+import { lensReport } from "../builders/lens-report.js";
 
 const providers: ProviderConfig[] = [{ name: "local", type: "ollama", host: "http://127.0.0.1:9" }];
 const models: ModelConfig[] = [
@@ -142,21 +142,12 @@ describe("reviewRound", () => {
 
   it("does not call a model again for a lens finished before a restart", async () => {
     const { counter, create } = instantModels();
-    const earlier: LensReport = {
+    const earlier = lensReport({
       model: "beta",
       provider: "local",
       lens: "correctness",
-      outcome: "done",
-      verdict: "Minor issues",
-      statedVerdict: "Minor issues",
       text: "from before the restart",
-      findings: [],
-      dropped: [],
-      failure: null,
-      turns: 3,
-      usage: { inputTokens: 10, outputTokens: 5 },
-      recovered: false,
-    };
+    });
     const result = await reviewRound(
       await options({ createModel: create, finished: [earlier], resumed: true }),
     );

@@ -10,13 +10,13 @@ import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import type { RoundMetricState } from "../../src/server/gadfly-metrics.js";
 import { systemClock } from "../../src/time/clock.js";
 import { startRoundWorkers } from "../../src/worker/start-round-workers.js";
+import { sampleLensReport } from "../builders/lens-report.js";
 import { deferred } from "../helpers/deferred.js";
 import { eventually } from "../helpers/eventually.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { sampleLensReport } from "../run/store/helpers/sample-lens-report.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 

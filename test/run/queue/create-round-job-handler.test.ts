@@ -3,12 +3,12 @@ import { createRoundJobHandler } from "../../../src/run/queue/create-round-job-h
 import { JobStopError } from "../../../src/run/queue/job-stop-error.js";
 import type { RunStore, StoredRound } from "../../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../../src/run/store/sqlite-run-store.js";
+import { sampleLensReport } from "../../builders/lens-report.js";
 import { FakeClock } from "../../helpers/fake-clock.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../../helpers/temporary-store-directory.js";
-import { sampleLensReport } from "../store/helpers/sample-lens-report.js";
 
 let temporary: TemporaryStoreDirectory;
 let store: RunStore;

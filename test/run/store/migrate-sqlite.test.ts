@@ -4,6 +4,7 @@ import { migrateSqlite } from "../../../src/run/store/migrate-sqlite.js";
 import { MIGRATIONS_TABLE, migrations } from "../../../src/run/store/migrations.js";
 import { SqliteRunStore } from "../../../src/run/store/sqlite-run-store.js";
 import { StoreOpenError } from "../../../src/run/store/store-open-error.js";
+import { lensReport } from "../../builders/lens-report.js";
 import { FakeClock } from "../../helpers/fake-clock.js";
 import {
   type TemporaryStoreDirectory,
@@ -76,23 +77,9 @@ describe("migrations", () => {
     } finally {
       raw.close();
     }
-    await expect(
-      store.saveLensReport("no-such-round", {
-        model: "m",
-        provider: "p",
-        lens: "security",
-        outcome: "done",
-        verdict: null,
-        statedVerdict: null,
-        text: "",
-        findings: [],
-        dropped: [],
-        failure: null,
-        turns: 0,
-        usage: { inputTokens: 0, outputTokens: 0 },
-        recovered: false,
-      }),
-    ).rejects.toThrow(/FOREIGN KEY/);
+    await expect(store.saveLensReport("no-such-round", lensReport())).rejects.toThrow(
+      /FOREIGN KEY/,
+    );
   });
 
   it("are applied once: reopening changes nothing and keeps the data", async () => {

@@ -3,11 +3,11 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "../../../src/run/store/sqlite-run-store.js";
+import { sampleLensReport } from "../../builders/lens-report.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../../helpers/temporary-store-directory.js";
-import { sampleLensReport } from "./helpers/sample-lens-report.js";
 
 const CHILD = fileURLToPath(new URL("./helpers/store-child.ts", import.meta.url));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../../src/llm/message.js";
+import { sampleLensReport } from "../../../builders/lens-report.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
-import { sampleLensReport } from "../helpers/sample-lens-report.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
 const repo = { owner: "octo-org", repo: "widgets" };

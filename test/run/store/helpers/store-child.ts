@@ -7,7 +7,7 @@
  */
 import { once } from "node:events";
 import { SqliteRunStore } from "../../../../src/run/store/sqlite-run-store.js";
-import { sampleLensReport } from "./sample-lens-report.js";
+import { sampleLensReport } from "../../../builders/lens-report.js";
 
 const [command, path, count] = process.argv.slice(2);
 if (path === undefined) throw new Error("usage: store-child.ts race|crash <path> [count]");
