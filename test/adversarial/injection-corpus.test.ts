@@ -26,7 +26,7 @@ import { startFakeGitHub } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
 import { reportTable } from "../helpers/report.js";
 import { liveMarkup } from "../render/helpers/live-markup.js";
-import { finishedStatus } from "../render/sample-consensus.js";
+import { finishedStatus } from "../render/reference-page.js";
 
 /*
  * Pull requests written to steer, break or exfiltrate through Gadfly. Each case

@@ -4,7 +4,7 @@ import { formatText } from "../../src/cli/format-text.js";
 import { JsonReport } from "../../src/cli/schema.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
-import { referenceConsensus } from "./sample-consensus.js";
+import { referenceConsensus } from "./reference-page.js";
 
 /** The reference round, with kimi's security lens having answered 57 more findings than the limit. */
 function withOverflow(): Consensus {

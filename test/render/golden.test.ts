@@ -14,7 +14,7 @@ import {
   roundTwoConsensus,
   runningStatus,
   supersededStatus,
-} from "./sample-consensus.js";
+} from "./reference-page.js";
 
 describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
   it("status board mid-round", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
-import { referenceConsensus } from "./sample-consensus.js";
+import { referenceConsensus } from "./reference-page.js";
 
 function everyLensFailed(): Consensus {
   const consensus = referenceConsensus();

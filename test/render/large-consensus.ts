@@ -3,7 +3,7 @@ import type { Cluster } from "../../src/consensus/cluster.js";
 import type { Consensus, ModelSummary } from "../../src/consensus/consensus.js";
 import type { Finding } from "../../src/consensus/finding.js";
 import type { Severity } from "../../src/findings/schema.js";
-import { lensReport } from "./sample-consensus.js";
+import { pageLensReport } from "./reference-page.js";
 
 /**
  * Everything that has broken a comment somewhere, except code fences (tested on
@@ -73,7 +73,7 @@ export function buildConsensus(shape: ConsensusShape): Consensus {
     provider: `provider-${m}`,
     verdict: "Minor issues",
     lenses: lenses.map((lens, l) =>
-      lensReport(model, `provider-${m}`, lens, {
+      pageLensReport(model, `provider-${m}`, lens, {
         text: nastyText(shape.pieces, Math.max(0, shape.lensLength - 997 * (m + l))),
         outcome: l === 1 ? "failed" : "done",
         failure: l === 1 ? nastyText(shape.pieces, 900) : null,

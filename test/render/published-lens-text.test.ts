@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
 import { renderModelOverflowComment } from "../../src/render/render-model-overflow-comment.js";
-import { referenceConsensus } from "./sample-consensus.js";
+import { referenceConsensus } from "./reference-page.js";
 
 const withBlock = `I read the file.\n\nVERDICT: Minor issues\n\`\`\`gadfly-findings\n[{"file":"a.ts","line":1,"severity":"low","title":"t","body":"b"}]\n\`\`\``;
 

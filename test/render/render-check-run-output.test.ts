@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { CHECK_RUN_OUTPUT_LIMIT } from "../../src/render/body-limit.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
-import { referenceConsensus } from "./sample-consensus.js";
+import { referenceConsensus } from "./reference-page.js";
 
 describe("renderCheckRunOutput", () => {
   it("titles the check with the verdict and summarises with the consensus tables", () => {

@@ -3,7 +3,7 @@ import type { Cluster } from "../../src/consensus/cluster.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { parseMetaComment } from "../../src/render/parse-meta-comment.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
-import { lensReport, referenceConsensus, roundTwoConsensus } from "./sample-consensus.js";
+import { pageLensReport, referenceConsensus, roundTwoConsensus } from "./reference-page.js";
 
 const ZWJ = "\u200D";
 const FOOTER =
@@ -92,8 +92,8 @@ describe("renderConsensusComment", () => {
     const [opus] = consensus.models;
     if (opus === undefined) throw new Error("fixture");
     opus.lenses.push(
-      lensReport(opus.model, opus.provider, "accessibility", { text: "Fine." }),
-      lensReport(opus.model, opus.provider, "data-privacy", { text: "Fine." }),
+      pageLensReport(opus.model, opus.provider, "accessibility", { text: "Fine." }),
+      pageLensReport(opus.model, opus.provider, "data-privacy", { text: "Fine." }),
     );
     const { body } = renderConsensusComment(consensus, {
       lenses: { accessibility: { title: "Accessibility", emoji: "♿" } },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/consensus/cluster.js";
 import { renderInlineComment } from "../../src/render/render-inline-comment.js";
 import { renderInlineReviewBody } from "../../src/render/render-inline-review-body.js";
-import { referenceClusters } from "./sample-consensus.js";
+import { referenceClusters } from "./reference-page.js";
 
 function clusters(): [Cluster, Cluster, Cluster, ...Cluster[]] {
   return referenceClusters() as [Cluster, Cluster, Cluster, ...Cluster[]];

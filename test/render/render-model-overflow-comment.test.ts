@@ -3,7 +3,7 @@ import type { ModelSummary } from "../../src/consensus/consensus.js";
 import { escapeMarkdownBlock } from "../../src/render/escape-markdown-block.js";
 import { modelCommentMarker } from "../../src/render/markers.js";
 import { renderModelOverflowComment } from "../../src/render/render-model-overflow-comment.js";
-import { lensReport, referenceConsensus } from "./sample-consensus.js";
+import { pageLensReport, referenceConsensus } from "./reference-page.js";
 
 function opus(): ModelSummary {
   const [model] = referenceConsensus().models;
@@ -45,7 +45,7 @@ describe("renderModelOverflowComment", () => {
   it("shows fewer lenses, counting the rest, when not even their headings fit", () => {
     const base = opus();
     const lenses = Array.from({ length: 80 }, (_, i) =>
-      lensReport(base.model, base.provider, `custom-lens-${i}`, { text: "x".repeat(500) }),
+      pageLensReport(base.model, base.provider, `custom-lens-${i}`, { text: "x".repeat(500) }),
     );
     const comment = renderModelOverflowComment({ ...base, lenses }, { maxLength: 3_000 });
     expect(comment.body.length).toBeLessThanOrEqual(3_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
-import { finishedStatus, runningStatus } from "./sample-consensus.js";
+import { finishedStatus, runningStatus } from "./reference-page.js";
 
 const FOOTER_END = "Advisory only — does not block merge.</sub>\n";
 

@@ -7,7 +7,7 @@ import { findPackageRoot } from "../../src/config/find-package-root.js";
 import { renderInlineComment } from "../../src/render/render-inline-comment.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { createTemplateEngine } from "../../src/render/template-engine.js";
-import { referenceClusters, runningStatus } from "./sample-consensus.js";
+import { referenceClusters, runningStatus } from "./reference-page.js";
 
 const directories: string[] = [];
 function templateDirectory(files: Record<string, string>): string {

@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
-import type { LensOutcome, LensReport } from "../../src/agent/lens-report.js";
+import type { LensReport } from "../../src/agent/lens-report.js";
 import type { Cluster } from "../../src/consensus/cluster.js";
 import type { Consensus, ModelSummary } from "../../src/consensus/consensus.js";
 import type { Finding } from "../../src/consensus/finding.js";
 import type { LensFinding, Severity, Verdict } from "../../src/findings/schema.js";
 import type { LensStatus, RoundStatus } from "../../src/run/round-status.js";
+import { cluster as clusterOf } from "../builders/consensus.js";
+import { makeFinding, withoutAttribution } from "../builders/finding.js";
+import { lensReport } from "../builders/lens-report.js";
 
 /**
  * A reference pull request page, as `Consensus` and `RoundStatus` objects:
@@ -57,14 +60,23 @@ function finding(
   body: string,
 ): Finding {
   const [file, line, endLine] = location;
-  return { model, lens, severity, confidence: "high", file, line, endLine, title, body };
+  return makeFinding({
+    model,
+    lens,
+    severity,
+    confidence: "high",
+    file,
+    line,
+    endLine,
+    title,
+    body,
+  });
 }
 
+/** A cluster whose models are listed in the page's model order. */
 function cluster(fingerprint: string, findings: Finding[]): Cluster {
-  const [representative] = findings;
-  if (representative === undefined) throw new Error("a cluster needs a finding");
   const models = MODELS.map((m) => m.model).filter((id) => findings.some((f) => f.model === id));
-  return { fingerprint, findings, models, representative, severity: representative.severity };
+  return clusterOf(fingerprint, findings, models);
 }
 
 const LEADING_MARKER_TITLE =
@@ -149,50 +161,39 @@ export function referenceClusters(): Cluster[] {
   ];
 }
 
-export function lensReport(
+/** A lens report as the page shows one: no stated verdict unless given, six turns, 12k tokens in. */
+export function pageLensReport(
   model: string,
   provider: string,
   lens: string,
   overrides: Partial<LensReport> = {},
 ): LensReport {
-  const outcome: LensOutcome = overrides.outcome ?? "done";
-  return {
+  return lensReport({
     model,
     provider,
     lens,
-    outcome,
-    verdict: outcome === "done" ? NONE : null,
     statedVerdict: null,
-    text: "",
-    findings: [],
-    dropped: [],
-    failure: null,
     turns: 6,
     usage: { inputTokens: 12_000, outputTokens: 900 },
-    recovered: false,
     ...overrides,
-  };
+  });
 }
 
 function modelSummaries(clusters: Cluster[]): ModelSummary[] {
   return MODELS.map(({ model, provider }) => {
     const verdicts = LENS_VERDICTS[model] ?? [];
     const lenses = LENSES.map((lens, index) =>
-      lensReport(model, provider, lens, {
+      pageLensReport(model, provider, lens, {
         verdict: verdicts[index] ?? NONE,
         statedVerdict: verdicts[index] ?? NONE,
         text: referenceText(model, lens),
         findings: clusters.flatMap((c) =>
-          c.findings.filter((f) => f.model === model && f.lens === lens).map(stripAttribution),
+          c.findings.filter((f) => f.model === model && f.lens === lens).map(withoutAttribution),
         ),
       }),
     );
     return { model, provider, verdict: MINOR, lenses };
   });
-}
-
-function stripAttribution({ model: _model, lens: _lens, ...rest }: Finding): LensFinding {
-  return rest;
 }
 
 /** Round 1 of the reference page. */
