@@ -7,7 +7,8 @@ import { formatJson } from "../../src/cli/format-json.js";
 import type { ReportMeta } from "../../src/cli/report-meta.js";
 import { JsonReport } from "../../src/cli/schema.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
-import { lensFinding, sampleConsensus } from "./sample-consensus.js";
+import { sampleConsensus } from "../builders/consensus.js";
+import { lensFinding } from "../builders/finding.js";
 
 const META: ReportMeta = {
   toolVersion: "0.1.0",

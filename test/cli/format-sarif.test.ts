@@ -2,8 +2,8 @@ import type { Log, Result } from "sarif";
 import { describe, expect, it } from "vitest";
 import { formatSarif } from "../../src/cli/format-sarif.js";
 import type { ReportMeta } from "../../src/cli/report-meta.js";
+import { sampleConsensus } from "../builders/consensus.js";
 import { sarifValidator } from "../cli-e2e/sarif-validator.js";
-import { sampleConsensus } from "./sample-consensus.js";
 
 /** The official SARIF 2.1.0 schema; throws with the errors when the value does not conform. */
 function validateSarif(): (value: unknown) => boolean {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../src/cli/format-text.js";
 import type { NotReviewed } from "../../src/run/round-status.js";
-import { sampleConsensus } from "./sample-consensus.js";
+import { sampleConsensus } from "../builders/consensus.js";
 
 const NOT_REVIEWED: NotReviewed[] = [{ path: "package-lock.json", reason: "generated" }];
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching our escape codes is the point.
