@@ -3,6 +3,7 @@ import type { Cluster } from "../../src/consensus/cluster.js";
 import type { Consensus, ModelSummary } from "../../src/consensus/consensus.js";
 import type { Finding } from "../../src/consensus/finding.js";
 import type { Severity } from "../../src/findings/schema.js";
+import { cluster } from "../builders/consensus.js";
 import { pageLensReport } from "./reference-page.js";
 
 /**
@@ -93,13 +94,7 @@ export function buildConsensus(shape: ConsensusShape): Consensus {
       title: nastyText(shape.pieces, shape.titleLength),
       body: nastyText(shape.pieces, 3_000),
     };
-    return {
-      fingerprint: `fp-${c}`,
-      findings: [finding],
-      models: ids.slice(0, 1 + (c % ids.length)),
-      representative: finding,
-      severity: finding.severity,
-    };
+    return cluster(`fp-${c}`, [finding], ids.slice(0, 1 + (c % ids.length)));
   });
   return {
     models,
