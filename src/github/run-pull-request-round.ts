@@ -129,7 +129,9 @@ async function runRegistered(
     fromFork: prepared.fromFork,
     models: plan.models,
     providers: deps.config.providers,
-    isolation: deps.agentIsolation ?? "none",
+    // The provider's own factory (no createModel) builds agent models without the detected
+    // isolation: the fork rule must then read the level those models really get.
+    isolation: deps.createModel === undefined ? "none" : (deps.agentIsolation ?? "none"),
   });
   let status: RoundStatus = {
     headSha: round.headSha,

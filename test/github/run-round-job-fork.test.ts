@@ -63,7 +63,11 @@ const config = AppConfig.parse({
 /** Runs a round left unfinished by a restart: a fresh store handle, the job resumed. */
 type Head = "same-repository" | "fork" | "deleted-fork";
 
-async function resumeRound(head: Head, agentIsolation: IsolationLevel | undefined) {
+async function resumeRound(
+  head: Head,
+  agentIsolation: IsolationLevel | undefined,
+  ownFactory = true,
+) {
   const headRepository = {
     "same-repository": undefined,
     fork: { owner: "mallory", name: "api" },
@@ -88,6 +92,20 @@ async function resumeRound(head: Head, agentIsolation: IsolationLevel | undefine
 
   const store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
   const built: string[] = [];
+  const createModel = (model: ModelConfig): ChatModel => {
+    built.push(model.id);
+    return {
+      kind: "chat",
+      provider: model.provider,
+      modelId: model.id,
+      chat: async () => ({
+        text: renderLensAnswer("No material issues found", []),
+        toolCalls: [],
+        finishReason: "stop",
+        usage: { inputTokens: 1, outputTokens: 1 },
+      }),
+    };
+  };
   const deps: RoundDependencies = {
     config,
     env: {},
@@ -101,20 +119,7 @@ async function resumeRound(head: Head, agentIsolation: IsolationLevel | undefine
     boardIntervalMs: 100,
     botLogin: "gadfly[bot]",
     log: { info() {}, warn() {}, error() {} },
-    createModel: (model: ModelConfig): ChatModel => {
-      built.push(model.id);
-      return {
-        kind: "chat",
-        provider: model.provider,
-        modelId: model.id,
-        chat: async () => ({
-          text: renderLensAnswer("No material issues found", []),
-          toolCalls: [],
-          finishReason: "stop",
-          usage: { inputTokens: 1, outputTokens: 1 },
-        }),
-      };
-    },
+    ...(ownFactory ? { createModel } : {}),
     ...(agentIsolation === undefined ? {} : { agentIsolation }),
   };
   const stored = (await store.findRound(round.id)) ?? round;
@@ -146,6 +151,12 @@ describe("a resumed round of a fork's pull request", () => {
     const { built, outcomes } = await resumeRound("fork", "bwrap");
     expect(built.sort()).toEqual(["chat", "claude-code/opus"]);
     expect(outcomes).toEqual(["chat:done", "claude-code/opus:done"]);
+  });
+
+  it("skips the agent CLI when models are built without the detected isolation, whatever level is claimed", async () => {
+    // No factory: the provider's own adapter runs agents unisolated, so bwrap must not be trusted.
+    const { outcomes } = await resumeRound("fork", "bwrap", false);
+    expect(outcomes).toContain(`claude-code/opus:skipped (${FORK_SKIP_REASON})`);
   });
 
   it("runs the agent CLI on a same-repository pull request at any level", async () => {
