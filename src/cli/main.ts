@@ -7,9 +7,14 @@ import { ConfigError, loadAppConfig, RepoConfig, resolveReviewPlan } from "../co
 import type { Consensus } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { lensesFor } from "../github/index.js";
-import { createLanguageModel } from "../llm/index.js";
+import { createLanguageModel, redactSecrets } from "../llm/index.js";
 import { renderConsensusComment } from "../render/index.js";
-import { createReviewerLimiter, prepareChangeSet, reviewRound } from "../run/index.js";
+import {
+  collectSecrets,
+  createReviewerLimiter,
+  prepareChangeSet,
+  reviewRound,
+} from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
@@ -71,9 +76,12 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stderr.write(`gadfly: ${error.message}\n`);
       return 2;
     }
-    io.stderr.write(
-      `gadfly: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+    // The config may not be loaded yet: the environment's secrets and credential shapes.
+    const message = redactSecrets(
+      error instanceof Error ? error.message : String(error),
+      collectSecrets({ env: io.env, providers: [] }),
     );
+    io.stderr.write(`gadfly: internal error: ${message}\n`);
     return 70;
   }
 }

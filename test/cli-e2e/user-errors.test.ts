@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitRepository, type GitRepository } from "../cli/git-repository.js";
@@ -149,6 +149,23 @@ describe("gadfly's user errors", () => {
     expect(run.code).toBe(3);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/^gadfly: no model completed the review \(.+\)\n$/);
+  }, 30_000);
+
+  it("redacts the environment's secrets from an internal error", async () => {
+    // An output path that is a directory named after the secret: the EISDIR message quotes it.
+    const secret = "cli-webhook-secret-4d1f9";
+    const token = `ghp_${"A1b2C3d4".repeat(5)}`;
+    const output = join(sandbox.root, `out-${secret}-${token}`);
+    await mkdir(output, { recursive: true });
+    const run = await runGadfly(
+      ["review", "--demo", "--no-progress", "--format", "json", "--output", output],
+      { cwd: sandbox.work, env: { ...sandbox.env, WEBHOOK_SECRET: secret } },
+    );
+    expect(run.code).toBe(70);
+    expect(run.stderr).toMatch(/^gadfly: internal error: EISDIR/);
+    expect(run.stderr).toContain("out-");
+    expect(run.stderr).not.toContain(secret);
+    expect(run.stderr).not.toContain(token);
   }, 30_000);
 
   it("--help prints the usage and exits 0", async () => {
