@@ -14,6 +14,8 @@ export interface ScaleSettings {
    * after this long; another worker then takes the round over.
    */
   visibilityTimeoutMs: number;
+  /** The least time between two edits of a status board (GADFLY_BOARD_INTERVAL_MS). */
+  boardIntervalMs: number;
 }
 
 /** With SQLite one process runs every round at once, as before the queue existed. */
@@ -25,11 +27,12 @@ export const IN_PROCESS_ROUNDS = 64;
  */
 export const ROUNDS_PER_WORKER = 2;
 const DEFAULT_VISIBILITY_SECONDS = 60;
+const DEFAULT_BOARD_INTERVAL_MS = 2_000;
 
 /**
  * The scale-out settings from the environment: GADFLY_DATABASE_URL,
  * GADFLY_ROLE (or the role the command implies), GADFLY_WORKER_CONCURRENCY,
- * GADFLY_VISIBILITY_TIMEOUT_SECONDS. Throws a ConfigError naming the
+ * GADFLY_VISIBILITY_TIMEOUT_SECONDS, GADFLY_BOARD_INTERVAL_MS. Throws a ConfigError naming the
  * variable; roles other than `all` need PostgreSQL, since SQLite is one process.
  */
 export function readScaleSettings(
@@ -62,12 +65,21 @@ export function readScaleSettings(
     { min: 3, max: 3600 },
     issues,
   );
+  // Not a number would make every status change an edit: GitHub's content budget gone.
+  const boardIntervalMs = readInteger(
+    env,
+    "GADFLY_BOARD_INTERVAL_MS",
+    DEFAULT_BOARD_INTERVAL_MS,
+    { min: 100, max: 600_000 },
+    issues,
+  );
   if (issues.length > 0) throw new ConfigError("environment", issues);
   return {
     role: chosen,
     databaseUrl,
     roundsPerProcess,
     visibilityTimeoutMs: visibilitySeconds * 1000,
+    boardIntervalMs,
   };
 }
 

@@ -125,7 +125,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     lenses,
     dataDir,
     clock: systemClock,
-    boardIntervalMs: Number(env.GADFLY_BOARD_INTERVAL_MS ?? 2000),
+    boardIntervalMs: settings.boardIntervalMs,
     createModel: limitedModelFactory({
       env,
       modelCalls: roundQueue.modelCalls,

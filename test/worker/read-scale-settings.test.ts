@@ -25,6 +25,7 @@ describe("readScaleSettings", () => {
       databaseUrl: null,
       roundsPerProcess: IN_PROCESS_ROUNDS,
       visibilityTimeoutMs: 60_000,
+      boardIntervalMs: 2_000,
     });
   });
 
@@ -34,6 +35,7 @@ describe("readScaleSettings", () => {
       databaseUrl: URL,
       roundsPerProcess: ROUNDS_PER_WORKER,
       visibilityTimeoutMs: 60_000,
+      boardIntervalMs: 2_000,
     });
   });
 
@@ -43,11 +45,13 @@ describe("readScaleSettings", () => {
       GADFLY_ROLE: "web",
       GADFLY_WORKER_CONCURRENCY: "5",
       GADFLY_VISIBILITY_TIMEOUT_SECONDS: "30",
+      GADFLY_BOARD_INTERVAL_MS: "500",
     });
     expect(settings).toMatchObject({
       role: "web",
       roundsPerProcess: 5,
       visibilityTimeoutMs: 30_000,
+      boardIntervalMs: 500,
     });
   });
 
@@ -71,9 +75,11 @@ describe("readScaleSettings", () => {
       GADFLY_ROLE: "reviewer",
       GADFLY_WORKER_CONCURRENCY: "0",
       GADFLY_VISIBILITY_TIMEOUT_SECONDS: "soon",
+      GADFLY_BOARD_INTERVAL_MS: "2s",
     });
     expect(message).toContain("GADFLY_ROLE: must be web, worker or all");
     expect(message).toContain("GADFLY_WORKER_CONCURRENCY: must be a whole number from 1 to 1000");
     expect(message).toContain("GADFLY_VISIBILITY_TIMEOUT_SECONDS: must be a whole number from 3");
+    expect(message).toContain("GADFLY_BOARD_INTERVAL_MS: must be a whole number from 100");
   });
 });
