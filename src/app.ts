@@ -115,6 +115,11 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
           track(await run(context, await dependencies(log)), log);
         } catch (error) {
           log.error({ err: describeError(error) }, "webhook handler failed");
+          // Fail the delivery (500): GitHub shows it failed, and the handler forgot it as
+          // seen, so its redelivery runs again instead of being skipped as a duplicate.
+          throw Object.assign(new Error("webhook handler failed; redeliver to retry"), {
+            status: 500,
+          });
         }
       };
 

@@ -33,7 +33,20 @@ let server: Server;
 let temporary: TemporaryStoreDirectory;
 let store: SqliteRunStore;
 let url = "";
-const queue = new RecordingQueue();
+/** Records jobs; `failNextEnqueue` makes the next enqueue fail, as a queue outage would. */
+class FlakyQueue extends RecordingQueue {
+  failNextEnqueue = false;
+  override async enqueue(job: Parameters<RecordingQueue["enqueue"]>[0]): Promise<boolean> {
+    if (this.failNextEnqueue) {
+      this.failNextEnqueue = false;
+      throw new Error("queue unavailable");
+    }
+    return super.enqueue(job);
+  }
+}
+const queue = new FlakyQueue();
+/** The app's log lines (JSON), to check what a failed delivery leaves. */
+const logLines: { msg?: string; delivery?: string; round?: string }[] = [];
 
 async function freePort(): Promise<number> {
   const probe = createNetServer();
@@ -49,7 +62,10 @@ beforeAll(async () => {
   temporary = await temporaryStoreDirectory();
   store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
   const { privateKey, Octokit } = probotCredentials(github.apiUrl);
-  const log = pino({ level: "silent" });
+  const log = pino(
+    { level: "info" },
+    { write: (line: string) => void logLines.push(JSON.parse(line)) },
+  );
   const port = await freePort();
   server = new Server({
     Probot: Probot.defaults({ appId: 1, privateKey, secret: SECRET, Octokit, log }),
@@ -114,4 +130,62 @@ it("as a receiver only, records the round and queues it without running it", asy
   expect(github.comments(pr)).toEqual([]);
   const metrics = await (await fetch(`${url}/metrics`)).text();
   expect(metrics).toContain('gadfly_queue_jobs{state="queued"} 1');
+});
+
+it("fails a delivery whose GitHub call fails (500), and runs its redelivery instead of skipping it as a duplicate", async () => {
+  github.addRepo({ owner: "octo-org", name: "flaky", ownerType: "Organization" });
+  const pr = github.addPullRequest({
+    owner: "octo-org",
+    repo: "flaky",
+    files: [{ path: "a.js", base: "a\n", head: "b\n" }],
+  });
+  const event = pullRequestEvent("opened", pr);
+  const webhooks = `${url}/api/github/webhooks`;
+  github.failNext("GET", "/repos/octo-org/flaky/pulls/*", 502, { times: 5 });
+  const failed = await deliver(webhooks, event, SECRET);
+  expect(failed.status).toBe(500);
+  expect(
+    logLines.some((line) => line.msg === "webhook handler failed" && line.delivery === event.id),
+  ).toBe(true);
+  const before = queue.enqueued.length;
+  github.clearFaults();
+
+  // GitHub's "Redeliver": the same delivery id.
+  const redelivered = await deliver(webhooks, event, SECRET);
+  expect(redelivered.status).toBeLessThan(300);
+  await eventually("the round to be queued", () => queue.enqueued.length === before + 1);
+  expect(logLines.some((line) => line.msg === "round started" && line.delivery === event.id)).toBe(
+    true,
+  );
+  // Once handled, the same delivery again is a duplicate: nothing new.
+  expect((await deliver(webhooks, event, SECRET)).status).toBeLessThan(300);
+  expect(queue.enqueued.length).toBe(before + 1);
+});
+
+it("a redelivery after a failure that left a round behind joins that round, never a second one", async () => {
+  github.addRepo({ owner: "octo-org", name: "partial", ownerType: "Organization" });
+  const pr = github.addPullRequest({
+    owner: "octo-org",
+    repo: "partial",
+    files: [{ path: "a.js", base: "a\n", head: "b\n" }],
+  });
+  const event = pullRequestEvent("opened", pr);
+  const webhooks = `${url}/api/github/webhooks`;
+  const before = queue.enqueued.length;
+  // The round is stored, then queueing its job fails.
+  queue.failNextEnqueue = true;
+  expect((await deliver(webhooks, event, SECRET)).status).toBe(500);
+  expect(queue.enqueued.length).toBe(before);
+
+  const redelivered = await deliver(webhooks, event, SECRET);
+  expect(redelivered.status).toBeLessThan(300);
+  await eventually("the round's job to be queued", () => queue.enqueued.length === before + 1);
+  const joined = logLines.find(
+    (line) =>
+      line.msg === "joined the round already running for this head" && line.delivery === event.id,
+  );
+  expect(joined?.round).toBe(queue.enqueued.at(-1)?.roundId);
+  expect(logLines.some((line) => line.msg === "round started" && line.delivery === event.id)).toBe(
+    false,
+  );
 });

@@ -1,4 +1,5 @@
 import type { Context } from "probot";
+import { oncePerDelivery } from "./once-per-delivery.js";
 import { CHECK_RUN_NAME } from "./publish-check-run.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { type StartOutcome, startRound } from "./start-round.js";
@@ -16,41 +17,40 @@ export async function handleCheckRunRerequested(
   if (check.app?.id !== deps.appId || check.name !== CHECK_RUN_NAME) {
     return { kind: "skipped", reason: "not our check" };
   }
-  if (
-    (await deps.store.recordDelivery(context.id, context.name, new Date(deps.clock.now()))) ===
-    "duplicate"
-  ) {
-    return { kind: "skipped", reason: "duplicate delivery" };
-  }
-  const repo = context.repo();
-  let pullNumber = check.pull_requests[0]?.number;
-  if (pullNumber === undefined) {
-    // Fork PRs are not listed on the check run: ask which PRs hold the commit.
-    const { data } = await context.octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+  return oncePerDelivery(context, deps, async () => {
+    const repo = context.repo();
+    let pullNumber = check.pull_requests[0]?.number;
+    if (pullNumber === undefined) {
+      // Fork PRs are not listed on the check run: ask which PRs hold the commit.
+      const { data } = await context.octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+        ...repo,
+        commit_sha: check.head_sha,
+      });
+      pullNumber = data.find((pull) => pull.state === "open")?.number;
+    }
+    if (pullNumber === undefined)
+      return { kind: "skipped", reason: "no open pull request for this check" };
+    const { data: pull } = await context.octokit.rest.pulls.get({
       ...repo,
-      commit_sha: check.head_sha,
+      pull_number: pullNumber,
     });
-    pullNumber = data.find((pull) => pull.state === "open")?.number;
-  }
-  if (pullNumber === undefined)
-    return { kind: "skipped", reason: "no open pull request for this check" };
-  const { data: pull } = await context.octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
-  if (pull.head.sha !== check.head_sha) {
-    return {
-      kind: "skipped",
-      reason: `check is for ${check.head_sha.slice(0, 7)}, the PR is now at ${pull.head.sha.slice(0, 7)}`,
-    };
-  }
-  return startRound(
-    context.octokit,
-    {
-      repo,
-      installationId,
-      pullNumber,
-      headSha: pull.head.sha,
-      draft: pull.draft ?? false,
-      trigger: { kind: "rerequest", deliveryId: context.id, actor: payload.sender.login },
-    },
-    deps,
-  );
+    if (pull.head.sha !== check.head_sha) {
+      return {
+        kind: "skipped",
+        reason: `check is for ${check.head_sha.slice(0, 7)}, the PR is now at ${pull.head.sha.slice(0, 7)}`,
+      };
+    }
+    return startRound(
+      context.octokit,
+      {
+        repo,
+        installationId,
+        pullNumber,
+        headSha: pull.head.sha,
+        draft: pull.draft ?? false,
+        trigger: { kind: "rerequest", deliveryId: context.id, actor: payload.sender.login },
+      },
+      deps,
+    );
+  });
 }

@@ -2,6 +2,7 @@ import type { Context } from "probot";
 import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
 import { isTriggerComment } from "./is-trigger-comment.js";
 import { loadRepoConfig } from "./load-repo-config.js";
+import { oncePerDelivery } from "./once-per-delivery.js";
 import type { PermissionCache } from "./permission-cache.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { type StartOutcome, startRound } from "./start-round.js";
@@ -47,33 +48,29 @@ export async function handleIssueComment(
     permissions,
   );
   if (!decision.allowed) return { kind: "skipped", reason: decision.reason };
-  if (
-    (await deps.store.recordDelivery(context.id, context.name, new Date(deps.clock.now()))) ===
-    "duplicate"
-  ) {
-    return { kind: "skipped", reason: "duplicate delivery" };
-  }
-  await context.octokit.rest.reactions.createForIssueComment({
-    ...repo,
-    comment_id: comment.id,
-    content: "eyes",
+  return oncePerDelivery(context, deps, async () => {
+    await context.octokit.rest.reactions.createForIssueComment({
+      ...repo,
+      comment_id: comment.id,
+      content: "eyes",
+    });
+    const { data: pull } = await context.octokit.rest.pulls.get({
+      ...repo,
+      pull_number: payload.issue.number,
+    });
+    if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
+    return startRound(
+      context.octokit,
+      {
+        repo,
+        installationId,
+        pullNumber: pull.number,
+        headSha: pull.head.sha,
+        draft: pull.draft ?? false,
+        trigger: { kind: "comment", deliveryId: context.id, actor: author.login },
+      },
+      deps,
+      repoConfig,
+    );
   });
-  const { data: pull } = await context.octokit.rest.pulls.get({
-    ...repo,
-    pull_number: payload.issue.number,
-  });
-  if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
-  return startRound(
-    context.octokit,
-    {
-      repo,
-      installationId,
-      pullNumber: pull.number,
-      headSha: pull.head.sha,
-      draft: pull.draft ?? false,
-      trigger: { kind: "comment", deliveryId: context.id, actor: author.login },
-    },
-    deps,
-    repoConfig,
-  );
 }

@@ -1,4 +1,5 @@
 import type { Context } from "probot";
+import { oncePerDelivery } from "./once-per-delivery.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
@@ -24,35 +25,31 @@ export async function handlePullRequest(
     return { kind: "skipped", reason: "no installation in the payload" };
   if (payload.pull_request.state !== "open")
     return { kind: "skipped", reason: "pull request is not open" };
-  if (
-    (await deps.store.recordDelivery(context.id, context.name, new Date(deps.clock.now()))) ===
-    "duplicate"
-  ) {
-    return { kind: "skipped", reason: "duplicate delivery" };
-  }
-  const repo = context.repo();
-  // A late delivery must not supersede the round of a newer push: review the current head.
-  const { data: pull } = await context.octokit.rest.pulls.get({
-    ...repo,
-    pull_number: payload.pull_request.number,
+  return oncePerDelivery(context, deps, async () => {
+    const repo = context.repo();
+    // A late delivery must not supersede the round of a newer push: review the current head.
+    const { data: pull } = await context.octokit.rest.pulls.get({
+      ...repo,
+      pull_number: payload.pull_request.number,
+    });
+    if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
+    if (pull.head.sha !== payload.pull_request.head.sha) {
+      return {
+        kind: "skipped",
+        reason: `stale delivery for ${payload.pull_request.head.sha.slice(0, 7)}`,
+      };
+    }
+    return startRound(
+      context.octokit,
+      {
+        repo,
+        installationId,
+        pullNumber: pull.number,
+        headSha: pull.head.sha,
+        draft: pull.draft ?? false,
+        trigger: { kind: "push", deliveryId: context.id },
+      },
+      deps,
+    );
   });
-  if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
-  if (pull.head.sha !== payload.pull_request.head.sha) {
-    return {
-      kind: "skipped",
-      reason: `stale delivery for ${payload.pull_request.head.sha.slice(0, 7)}`,
-    };
-  }
-  return startRound(
-    context.octokit,
-    {
-      repo,
-      installationId,
-      pullNumber: pull.number,
-      headSha: pull.head.sha,
-      draft: pull.draft ?? false,
-      trigger: { kind: "push", deliveryId: context.id },
-    },
-    deps,
-  );
 }

@@ -102,6 +102,10 @@ export class PostgresRunStore implements RunStore {
     return result.rowCount === 1 ? "new" : "duplicate";
   }
 
+  async forgetDelivery(id: string): Promise<void> {
+    await this.pool.query("DELETE FROM deliveries WHERE id = $1", [id]);
+  }
+
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
     return this.transaction(async (client) => {
       const now = this.clock.now();

@@ -104,6 +104,11 @@ export interface PostedInline {
 export interface RunStore {
   /** "new" exactly once per delivery id, however many callers race. */
   recordDelivery(id: string, event: string, receivedAt: Date): Promise<"new" | "duplicate">;
+  /**
+   * Forgets a recorded delivery, so its redelivery is "new" again: for a
+   * delivery whose handling failed. A no-op for an id not recorded.
+   */
+  forgetDelivery(id: string): Promise<void>;
 
   /**
    * Starts (or joins) the round of a (PR, head SHA): at most one round per

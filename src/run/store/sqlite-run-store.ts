@@ -80,6 +80,10 @@ export class SqliteRunStore implements RunStore {
     return result.changes === 1 ? "new" : "duplicate";
   }
 
+  async forgetDelivery(id: string): Promise<void> {
+    this.database.prepare<[string]>("DELETE FROM deliveries WHERE id = ?").run(id);
+  }
+
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
     const start = this.database.transaction((): StartRoundResult => {
       const now = this.clock.now();

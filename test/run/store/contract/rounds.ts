@@ -38,6 +38,16 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
       expect(answers.sort()).toEqual(["duplicate", "new"]);
     });
 
+    it("forgets a delivery so its redelivery is new again, and only that one", async () => {
+      const at = new Date(t.clock.now());
+      await t.store.recordDelivery("d-failed", "pull_request", at);
+      await t.store.recordDelivery("d-kept", "pull_request", at);
+      await t.store.forgetDelivery("d-failed");
+      await t.store.forgetDelivery("d-never-recorded");
+      expect(await t.store.recordDelivery("d-failed", "pull_request", at)).toBe("new");
+      expect(await t.store.recordDelivery("d-kept", "pull_request", at)).toBe("duplicate");
+    });
+
     it("prunes only deliveries older than the cut-off", async () => {
       await t.store.recordDelivery("old", "pull_request", new Date(Date.UTC(2026, 0, 1)));
       await t.store.recordDelivery("recent", "pull_request", new Date(Date.UTC(2026, 0, 10)));
