@@ -13,3 +13,7 @@ export type {
 } from "./language-model.js";
 export type { Message, ToolCall } from "./message.js";
 export { redactSecrets } from "./redact-secrets.js";
+export {
+  type LanguageModelMiddleware,
+  wrapLanguageModel,
+} from "./wrap-language-model.js";

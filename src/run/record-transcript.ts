@@ -1,5 +1,5 @@
 import type { LanguageModel, Message } from "../llm/index.js";
-import { redactSecrets } from "../llm/index.js";
+import { redactSecrets, wrapLanguageModel } from "../llm/index.js";
 
 export interface TranscriptRecorder {
   model: LanguageModel;
@@ -23,31 +23,22 @@ export function recordTranscript(
     if (messages.length >= longest.length) longest = messages;
   };
   const transcript = () => longest.map((message) => redactMessage(message, secrets));
-  if (model.kind === "chat") {
-    return {
-      model: {
-        ...model,
-        async chat(request) {
-          const result = await model.chat(request);
-          keep([
-            ...request.messages,
-            {
-              role: "assistant",
-              content: result.text,
-              ...(result.toolCalls.length === 0 ? {} : { toolCalls: result.toolCalls }),
-            },
-          ]);
-          return result;
-        },
-      },
-      transcript,
-    };
-  }
   return {
-    model: {
-      ...model,
-      async run(request) {
-        const result = await model.run(request);
+    model: wrapLanguageModel(model, {
+      async chat(request, next) {
+        const result = await next(request);
+        keep([
+          ...request.messages,
+          {
+            role: "assistant",
+            content: result.text,
+            ...(result.toolCalls.length === 0 ? {} : { toolCalls: result.toolCalls }),
+          },
+        ]);
+        return result;
+      },
+      async run(request, next) {
+        const result = await next(request);
         keep([
           { role: "user", content: request.prompt },
           ...result.transcript,
@@ -55,7 +46,7 @@ export function recordTranscript(
         ]);
         return result;
       },
-    },
+    }),
     transcript,
   };
 }

@@ -1,4 +1,4 @@
-import type { LanguageModel } from "../../llm/index.js";
+import { type LanguageModel, wrapLanguageModel } from "../../llm/index.js";
 import type { ModelCallLimiter, ModelCallSlot } from "./model-call-limiter.js";
 
 export interface ModelCallSample {
@@ -44,20 +44,10 @@ export function limitModelCalls(
       await releaseQuietly(slot);
     }
   };
-  if (model.kind === "chat") {
-    return {
-      kind: "chat",
-      provider: model.provider,
-      modelId: model.modelId,
-      chat: (request) => limited(request.signal, () => model.chat(request)),
-    };
-  }
-  return {
-    kind: "agent",
-    provider: model.provider,
-    modelId: model.modelId,
-    run: (request) => limited(request.signal, () => model.run(request)),
-  };
+  return wrapLanguageModel(model, {
+    chat: (request, next) => limited(request.signal, () => next(request)),
+    run: (request, next) => limited(request.signal, () => next(request)),
+  });
 }
 
 /** A release that fails (database unreachable) must not fail the call: the lease runs out by itself. */

@@ -1,4 +1,5 @@
 import type { LanguageModel } from "../../language-model.js";
+import { wrapLanguageModel } from "../../wrap-language-model.js";
 import { recordingPath } from "./recording-path.js";
 import { RECORDING_FORMAT, RECORDING_VERSION, type Recording } from "./schema.js";
 import { writeRecording } from "./write-recording.js";
@@ -30,33 +31,27 @@ export function recordingModel(model: LanguageModel, options: RecordingOptions):
     return written;
   };
 
-  if (model.kind === "chat") {
-    const recording: Recording = { ...header, kind: "chat", turns: [] };
-    return {
-      kind: "chat",
-      provider: model.provider,
-      modelId: model.modelId,
-      chat: async (request) => {
-        const result = await model.chat(request);
+  const recording: Recording =
+    model.kind === "chat"
+      ? { ...header, kind: "chat", turns: [] }
+      : { ...header, kind: "agent", runs: [] };
+  return wrapLanguageModel(model, {
+    chat: async (request, next) => {
+      const result = await next(request);
+      if (recording.kind === "chat") {
         recording.turns.push({
           requestMessageCount: request.messages.length,
           result: structuredClone(result),
         });
-        await save(recording);
-        return result;
-      },
-    };
-  }
-  const recording: Recording = { ...header, kind: "agent", runs: [] };
-  return {
-    kind: "agent",
-    provider: model.provider,
-    modelId: model.modelId,
-    run: async (request) => {
-      const result = await model.run(request);
-      recording.runs.push({ result: structuredClone(result) });
+      }
       await save(recording);
       return result;
     },
-  };
+    run: async (request, next) => {
+      const result = await next(request);
+      if (recording.kind === "agent") recording.runs.push({ result: structuredClone(result) });
+      await save(recording);
+      return result;
+    },
+  });
 }
