@@ -11,6 +11,10 @@ export type {
   ToolDefinition,
   Usage,
 } from "./language-model.js";
+export { createInMemoryModelCallLimiter } from "./limits/in-memory-model-call-limiter.js";
+export { limitModelCalls, type ModelCallSample } from "./limits/limit-model-calls.js";
+export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/model-call-limiter.js";
+export { providerCap } from "./limits/provider-cap.js";
 export type { Message, ToolCall } from "./message.js";
 export { redactSecrets } from "./redact-secrets.js";
 export {

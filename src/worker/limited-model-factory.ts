@@ -1,8 +1,6 @@
 import type { ModelConfig, ProviderConfig } from "../config/index.js";
-import type { LanguageModel } from "../llm/index.js";
-import { createLanguageModel } from "../llm/index.js";
-import type { ModelCallLimiter } from "../run/queue/index.js";
-import { limitModelCalls } from "../run/queue/index.js";
+import type { LanguageModel, ModelCallLimiter } from "../llm/index.js";
+import { createLanguageModel, limitModelCalls } from "../llm/index.js";
 import type { AgentIsolation } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 

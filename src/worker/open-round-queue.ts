@@ -1,6 +1,10 @@
-import type { ModelCallLimiter, ProviderCap, WorkQueue } from "../run/queue/index.js";
 import {
   createInMemoryModelCallLimiter,
+  type ModelCallLimiter,
+  type ProviderCap,
+} from "../llm/index.js";
+import type { WorkQueue } from "../run/queue/index.js";
+import {
   InMemoryWorkQueue,
   PgBossWorkQueue,
   PostgresModelCallLimiter,

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { AppConfig } from "../../src/config/schema.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
-import { createInMemoryModelCallLimiter } from "../../src/run/queue/in-memory-model-call-limiter.js";
-import type { ModelCallSample } from "../../src/run/queue/limit-model-calls.js";
+import { createInMemoryModelCallLimiter } from "../../src/llm/limits/in-memory-model-call-limiter.js";
+import type { ModelCallSample } from "../../src/llm/limits/limit-model-calls.js";
 import { limitedModelFactory } from "../../src/worker/limited-model-factory.js";
 import { type FakeOpenAIServer, startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 

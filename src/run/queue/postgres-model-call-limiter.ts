@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
-import type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./model-call-limiter.js";
 import { waitOrAbort } from "./wait-or-abort.js";
 
 export interface PostgresModelCallLimiterOptions {

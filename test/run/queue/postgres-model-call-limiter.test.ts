@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ModelCallLimiter } from "../../../src/run/queue/model-call-limiter.js";
+import type { ModelCallLimiter } from "../../../src/llm/limits/model-call-limiter.js";
 import {
   PostgresModelCallLimiter,
   type PostgresModelCallLimiterOptions,

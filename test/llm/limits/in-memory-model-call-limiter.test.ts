@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createInMemoryModelCallLimiter } from "../../../src/run/queue/in-memory-model-call-limiter.js";
+import { createInMemoryModelCallLimiter } from "../../../src/llm/limits/in-memory-model-call-limiter.js";
 import { settle } from "../../helpers/fake-clock.js";
 
 describe("createInMemoryModelCallLimiter", () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AgentModel, ChatModel, ChatResult } from "../../../src/llm/language-model.js";
-import { createInMemoryModelCallLimiter } from "../../../src/run/queue/in-memory-model-call-limiter.js";
-import { limitModelCalls, type ModelCallSample } from "../../../src/run/queue/limit-model-calls.js";
-import { countInFlight } from "./helpers/count-in-flight.js";
+import { createInMemoryModelCallLimiter } from "../../../src/llm/limits/in-memory-model-call-limiter.js";
+import {
+  limitModelCalls,
+  type ModelCallSample,
+} from "../../../src/llm/limits/limit-model-calls.js";
+import { countInFlight } from "../../run/queue/helpers/count-in-flight.js";
 
 const answer: ChatResult = {
   text: "VERDICT: Minor issues",

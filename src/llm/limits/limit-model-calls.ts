@@ -1,4 +1,5 @@
-import { type LanguageModel, wrapLanguageModel } from "../../llm/index.js";
+import type { LanguageModel } from "../language-model.js";
+import { wrapLanguageModel } from "../wrap-language-model.js";
 import type { ModelCallLimiter, ModelCallSlot } from "./model-call-limiter.js";
 
 export interface ModelCallSample {

@@ -1,5 +1,5 @@
-import type { AppConfig } from "../config/index.js";
-import type { ProviderCap } from "../run/queue/index.js";
+import type { AppConfig } from "../../config/index.js";
+import type { ProviderCap } from "./model-call-limiter.js";
 
 /**
  * Model calls in flight per provider: the provider's own `concurrency`, else

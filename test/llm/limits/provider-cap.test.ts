@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { AppConfig } from "../../src/config/schema.js";
-import { providerCap } from "../../src/worker/provider-cap.js";
+import { AppConfig } from "../../../src/config/schema.js";
+import { providerCap } from "../../../src/llm/limits/provider-cap.js";
 
 it("caps each provider at its own concurrency, else at review.concurrency", () => {
   const config = AppConfig.parse({
