@@ -3,10 +3,9 @@ import { stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { loadLenses } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
-import { ConfigError, loadAppConfig, RepoConfig, resolveReviewPlan } from "../config/index.js";
+import { ConfigError, loadAppConfig, planReview, RepoConfig } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
-import { lensesFor } from "../github/index.js";
 import { createLanguageModel, redactSecrets } from "../llm/index.js";
 import { renderConsensusComment } from "../render/index.js";
 import {
@@ -100,7 +99,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       throw new UsageError(`--replay: no such directory: ${replayDir}`);
     config = replayEverything(config, replayDir);
   }
-  const plan = resolveReviewPlan(
+  const { plan, lenses } = planReview(
     {
       ...config,
       review: {
@@ -110,6 +109,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       },
     },
     parseChoices(options),
+    await loadLenses(),
     "command line",
   );
   requireKeys(
@@ -159,7 +159,6 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     setMaxListeners(0, controller.signal);
     const interrupt = () => controller.abort("interrupted");
     process.once("SIGINT", interrupt);
-    const lenses = lensesFor(plan, await loadLenses());
     const result = await reviewRound({
       plan,
       providers: config.providers,

@@ -13,7 +13,7 @@ export { resumeUnfinishedRounds } from "./resume-unfinished-rounds.js";
 export { RoundRegistry, type StopReason } from "./round-registry.js";
 export type { RoundDependencies, RoundLog } from "./run-pull-request-round.js";
 export { runRoundJob } from "./run-round-job.js";
-export { lensesFor, type StartOutcome } from "./start-round.js";
+export type { StartOutcome } from "./start-round.js";
 export {
   CheckRunPayload,
   IssueCommentPayload,

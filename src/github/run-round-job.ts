@@ -1,12 +1,11 @@
 import type { LensReport } from "../agent/index.js";
-import { ConfigError, DEFAULT_REPO_CONFIG, resolveReviewPlan } from "../config/index.js";
+import { planReview } from "../config/index.js";
 import type { StoredRound } from "../run/store/index.js";
 import type { GitHubClient } from "./github-client.js";
 import { isForkPullRequest } from "./is-fork-pull-request.js";
 import { loadRepoConfig } from "./load-repo-config.js";
 import { completeCheckRun } from "./publish-check-run.js";
 import { type RoundDependencies, runPullRequestRound } from "./run-pull-request-round.js";
-import { lensesFor } from "./start-round.js";
 
 /** A round that keeps crashing whoever runs it is given up after this many starts. */
 export const MAX_ROUND_ATTEMPTS = 3;
@@ -66,13 +65,8 @@ export async function runRoundJob(
     return;
   }
   const loaded = await loadRepoConfig(octokit, round.repo);
-  let plan = resolveReviewPlan(deps.config, DEFAULT_REPO_CONFIG);
-  try {
-    plan = resolveReviewPlan(deps.config, loaded.config);
-  } catch (error) {
-    // The receiver already posted the notice for an invalid config: run on the defaults.
-    if (!(error instanceof ConfigError)) throw error;
-  }
+  // The receiver already posted the notice for an invalid config: run on the defaults.
+  const { plan, lenses } = planReview(deps.config, loaded, deps.lenses);
   deps.log.info(
     input.resumed ? { ...fields, finishedLenses: input.finished.length } : fields,
     input.resumed ? "resuming round" : "running round",
@@ -82,7 +76,7 @@ export async function runRoundJob(
     {
       round,
       plan,
-      lenses: lensesFor(plan, deps.lenses),
+      lenses,
       finished: input.finished,
       resumed: input.resumed,
       // From the pull request as GitHub shows it now, not from the delivery: a job taken

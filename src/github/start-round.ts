@@ -1,11 +1,4 @@
-import type { LensDefinition } from "../agent/index.js";
-import {
-  ConfigError,
-  DEFAULT_REPO_CONFIG,
-  type RepoConfig,
-  type ReviewPlan,
-  resolveReviewPlan,
-} from "../config/index.js";
+import { type ConfigIssue, planReview } from "../config/index.js";
 import { MARKERS, renderInvalidConfigNotice } from "../render/index.js";
 import type { RoundTrigger } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
@@ -42,7 +35,7 @@ export async function startRound(
   preloaded?: LoadedRepoConfig,
 ): Promise<StartOutcome> {
   if (!deps.registry.accepting) return { kind: "skipped", reason: "shutting down" };
-  const repoConfig = toRepoConfig(
+  const repoConfig = warnIfInvalid(
     preloaded ?? (await loadRepoConfig(octokit, request.repo)),
     request,
     deps,
@@ -53,8 +46,8 @@ export async function startRound(
     if (request.draft && !repoConfig.config.drafts)
       return { kind: "skipped", reason: "draft pull request" };
   }
-  const plan = resolvePlan(deps, repoConfig);
-  if (plan.issues.length > 0) await postConfigNotice(octokit, request, deps, plan.issues);
+  const { issues } = planReview(deps.config, repoConfig, deps.lenses);
+  if (issues.length > 0) await postConfigNotice(octokit, request, deps, issues);
 
   const started = await deps.store.startRound({
     repo: request.repo,
@@ -72,58 +65,25 @@ export async function startRound(
   return { kind: "started", roundId: started.round.id };
 }
 
-/** Lens definitions for a plan: the built-in ones it names, then the repository's own. */
-export function lensesFor(plan: ReviewPlan, builtIn: readonly LensDefinition[]): LensDefinition[] {
-  const byId = new Map(builtIn.map((lens) => [lens.id, lens]));
-  const custom = new Map(
-    plan.customLenses.map((lens): [string, LensDefinition] => [
-      lens.id,
-      {
-        id: lens.id,
-        title: lens.title,
-        emoji: lens.emoji,
-        prompt: lens.prompt,
-        source: REPO_CONFIG_PATH,
-      },
-    ]),
-  );
-  return plan.lenses.flatMap((id) => byId.get(id) ?? custom.get(id) ?? []);
-}
-
-function toRepoConfig(
+function warnIfInvalid(
   loaded: LoadedRepoConfig,
   request: RoundRequest,
   deps: RoundDependencies,
-): { config: RepoConfig; issues: ConfigError["issues"] } {
+): LoadedRepoConfig {
   if (loaded.issues !== null) {
     deps.log.warn(
       { repo: `${request.repo.owner}/${request.repo.repo}` },
       "invalid repo config; using defaults",
     );
   }
-  return { config: loaded.config, issues: loaded.issues ?? [] };
-}
-
-function resolvePlan(
-  deps: RoundDependencies,
-  repoConfig: { config: RepoConfig; issues: ConfigError["issues"] },
-): { plan: ReviewPlan; issues: ConfigError["issues"] } {
-  try {
-    return { plan: resolveReviewPlan(deps.config, repoConfig.config), issues: repoConfig.issues };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return {
-      plan: resolveReviewPlan(deps.config, DEFAULT_REPO_CONFIG),
-      issues: [...repoConfig.issues, ...error.issues],
-    };
-  }
+  return loaded;
 }
 
 async function postConfigNotice(
   octokit: GitHubClient,
   request: RoundRequest,
   deps: RoundDependencies,
-  issues: ConfigError["issues"],
+  issues: ConfigIssue[],
 ): Promise<void> {
   const target = {
     repo: request.repo,

@@ -5,6 +5,7 @@ import { loadLenses } from "../../src/agent/load-lenses.js";
 import { publicCancelReason } from "../../src/agent/public-cancel-reason.js";
 import { publicFailureReason } from "../../src/agent/public-failure-reason.js";
 import type { LensDefinition } from "../../src/agent/schema.js";
+import { lensesFor } from "../../src/config/plan-review.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
 import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { AppConfig } from "../../src/config/schema.js";
@@ -14,7 +15,6 @@ import {
   type RoundDependencies,
   runPullRequestRound,
 } from "../../src/github/run-pull-request-round.js";
-import { lensesFor } from "../../src/github/start-round.js";
 import { ModelError, ModelTimeoutError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";

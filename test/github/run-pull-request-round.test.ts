@@ -2,6 +2,7 @@ import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { LensDefinition } from "../../src/agent/schema.js";
+import { lensesFor } from "../../src/config/plan-review.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
 import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { AppConfig } from "../../src/config/schema.js";
@@ -12,7 +13,6 @@ import {
   type RoundDependencies,
   runPullRequestRound,
 } from "../../src/github/run-pull-request-round.js";
-import { lensesFor } from "../../src/github/start-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
