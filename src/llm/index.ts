@@ -13,6 +13,7 @@ export type {
 } from "./language-model.js";
 export { createInMemoryModelCallLimiter } from "./limits/in-memory-model-call-limiter.js";
 export { limitModelCalls, type ModelCallSample } from "./limits/limit-model-calls.js";
+export { limitedModelFactory } from "./limits/limited-model-factory.js";
 export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/model-call-limiter.js";
 export { providerCap } from "./limits/provider-cap.js";
 export type { Message, ToolCall } from "./message.js";

@@ -7,7 +7,7 @@ import type { AppConfig } from "../config/index.js";
 import { loadAppConfig, requireWebhookSecret } from "../config/index.js";
 import type { GitHubClient } from "../github/index.js";
 import { describeError, RoundRegistry } from "../github/index.js";
-import { providerCap, redactSecrets } from "../llm/index.js";
+import { limitedModelFactory, providerCap, redactSecrets } from "../llm/index.js";
 import {
   collectSecrets,
   createReviewerLimiter,
@@ -32,7 +32,6 @@ import { systemClock } from "../time/index.js";
 import { appIdentity } from "./app-identity.js";
 import { createRedactingLog } from "./create-redacting-log.js";
 import { githubOctokit } from "./github-octokit.js";
-import { limitedModelFactory } from "./limited-model-factory.js";
 import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";
 import { type GadflyRole, readScaleSettings } from "./read-scale-settings.js";

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { AppConfig } from "../../src/config/schema.js";
-import type { ChatModel } from "../../src/llm/language-model.js";
-import { createInMemoryModelCallLimiter } from "../../src/llm/limits/in-memory-model-call-limiter.js";
-import type { ModelCallSample } from "../../src/llm/limits/limit-model-calls.js";
-import { limitedModelFactory } from "../../src/worker/limited-model-factory.js";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
+import { AppConfig } from "../../../src/config/schema.js";
+import type { ChatModel } from "../../../src/llm/language-model.js";
+import { createInMemoryModelCallLimiter } from "../../../src/llm/limits/in-memory-model-call-limiter.js";
+import type { ModelCallSample } from "../../../src/llm/limits/limit-model-calls.js";
+import { limitedModelFactory } from "../../../src/llm/limits/limited-model-factory.js";
+import { type FakeOpenAIServer, startFakeOpenAIServer } from "../../fakes/fake-openai-server.js";
 
 let fake: FakeOpenAIServer;
 let release: () => void = () => undefined;

@@ -1,14 +1,16 @@
-import type { ModelConfig, ProviderConfig } from "../config/index.js";
-import type { LanguageModel, ModelCallLimiter } from "../llm/index.js";
-import { createLanguageModel, limitModelCalls } from "../llm/index.js";
-import type { AgentIsolation } from "../sandbox/index.js";
-import type { GadflyMetrics } from "../server/index.js";
+import type { ModelConfig, ProviderConfig } from "../../config/index.js";
+import type { AgentIsolation } from "../../sandbox/index.js";
+import { createLanguageModel } from "../create-language-model.js";
+import type { LanguageModel } from "../language-model.js";
+import { limitModelCalls, type ModelCallSample } from "./limit-model-calls.js";
+import type { ModelCallLimiter } from "./model-call-limiter.js";
 
 export interface LimitedModelFactoryOptions {
   /** Where provider keys are read from. */
   env: Readonly<Record<string, string | undefined>>;
   modelCalls: ModelCallLimiter;
-  metrics?: Pick<GadflyMetrics, "modelCall">;
+  /** Where each call's latency is counted: the operations server's `GadflyMetrics` in the app. */
+  metrics?: { modelCall(sample: ModelCallSample): void };
   /** How agent CLIs are isolated in this process (detected at start-up). */
   isolation?: AgentIsolation | undefined;
 }
