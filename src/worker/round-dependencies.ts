@@ -1,36 +1,18 @@
-import type { LensDefinition } from "../agent/index.js";
-import type { AppConfig } from "../config/index.js";
-import type { RoundDependencies, RoundLog, RoundRegistry } from "../github/index.js";
-import type { ReviewerLimiter } from "../run/index.js";
-import type { WorkQueue } from "../run/queue/index.js";
-import type { RunStore } from "../run/store/index.js";
+import type { RoundDependencies, RoundLog } from "../github/index.js";
 import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/index.js";
-import type { Clock } from "../time/index.js";
 import type { AppIdentity } from "./app-identity.js";
 
-/** What every round of a process shares, whichever role takes it. */
-export interface RoundServices {
-  config: AppConfig;
-  env: Readonly<Record<string, string | undefined>>;
-  /** Every secret of the process, from collectSecrets once at start-up. */
-  secrets?: readonly string[];
-  store: RunStore;
-  queue: WorkQueue;
-  limiter: ReviewerLimiter;
-  registry: RoundRegistry;
-  lenses: readonly LensDefinition[];
-  dataDir: string;
-  clock: Clock;
-  boardIntervalMs: number;
+/**
+ * What every round of a process shares, whichever role takes it: a round's
+ * dependencies less its app's login and its log (one field list, in RoundDependencies),
+ * with the process's full metrics. An absent `agentIsolation` (tests, embedders) reads
+ * as `none`, the weakest level, so rules that depend on it err on the side of refusing.
+ */
+export interface RoundServices
+  extends Omit<RoundDependencies, "botLogin" | "log" | "metrics" | "createModel"> {
   createModel?: RoundDependencies["createModel"];
   metrics?: GadflyMetrics;
-  /**
-   * How agent CLIs are isolated in this process, detected once at start-up. Absent
-   * (tests, embedders) reads as `none`, the weakest level, so rules that depend on it
-   * err on the side of refusing.
-   */
-  agentIsolation?: IsolationLevel;
 }
 
 /** The dependencies of a round (or of a trigger deciding one), for the app `identity` names. */
