@@ -21,6 +21,7 @@ import {
   PullRequestPayload,
   payloadProblem,
 } from "./github/index.js";
+import type { ModelFactory } from "./llm/index.js";
 import type { ReviewerLimiter } from "./run/index.js";
 import type { WorkQueue } from "./run/queue/index.js";
 import { InMemoryWorkQueue } from "./run/queue/index.js";
@@ -60,7 +61,7 @@ export interface GadflyAppOptions {
    */
   workers?: { concurrency: number } | null;
   /** Builds each reviewer's model (e.g. behind the per-provider cap). */
-  createModel?: RoundDependencies["createModel"];
+  createModel?: ModelFactory;
   metrics?: GadflyMetrics;
   /** `/healthz`, `/readyz` and `/metrics`, served on the app's port. */
   operations?: OperationsHandler;

@@ -2,11 +2,11 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { LensDefinition, LensReport } from "../agent/index.js";
 import { publicFailureReason } from "../agent/index.js";
-import type { AppConfig, ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
+import type { AppConfig, ReviewPlan } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { ChangedLineIndex } from "../diff/index.js";
-import type { LanguageModel } from "../llm/index.js";
+import type { ModelFactory } from "../llm/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { escapeInline, renderCheckRunOutput } from "../render/index.js";
 import type { LensStatus, ReviewerLimiter, RoundStatus } from "../run/index.js";
@@ -49,7 +49,7 @@ export interface RoundDependencies {
   botLogin: string;
   log: RoundLog;
   /** Builds each reviewer's model (e.g. behind the per-provider cap); the provider's own by default. */
-  createModel?: (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel;
+  createModel?: ModelFactory;
   metrics?: Pick<GadflyMetrics, "lens">;
   /**
    * How agent CLIs are isolated in this process (detected at start-up). Absent reads

@@ -10,6 +10,13 @@ import { createReplayModel } from "./providers/replay/replay-model.js";
 import { retryingModel } from "./retrying-model.js";
 import type { RetryOptions } from "./with-retry.js";
 
+/** Builds each reviewer's model for a (model, provider, lens): the provider's own adapter, or one wrapped in limits. */
+export type ModelFactory = (
+  model: ModelConfig,
+  provider: ProviderConfig,
+  lens: string,
+) => LanguageModel;
+
 export interface CreateLanguageModelOptions {
   model: ModelConfig;
   /** The provider `model.provider` names. */

@@ -1,7 +1,7 @@
 import type { LensDefinition, LensEvent, LensReport } from "../agent/index.js";
 import { publicCancelReason, publicFailureReason, reviewLens, Workspace } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
-import type { LanguageModel, Message } from "../llm/index.js";
+import type { LanguageModel, Message, ModelFactory } from "../llm/index.js";
 import { createLanguageModel, redactSecrets } from "../llm/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
@@ -51,7 +51,7 @@ export interface ReviewRoundOptions {
   /** Called with each lens's conversation (secrets redacted) once the lens ends. */
   onTranscript?: (model: string, lens: string, messages: Message[]) => Promise<void>;
   /** Tests and the demo may build models their own way. */
-  createModel?: (model: ModelConfig, provider: ProviderConfig, lens: string) => LanguageModel;
+  createModel?: ModelFactory;
 }
 
 export interface ReviewRoundResult {

@@ -1,4 +1,5 @@
 import type { RoundDependencies, RoundLog } from "../github/index.js";
+import type { ModelFactory } from "../llm/index.js";
 import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import type { AppIdentity } from "./app-identity.js";
@@ -11,7 +12,7 @@ import type { AppIdentity } from "./app-identity.js";
  */
 export interface RoundServices
   extends Omit<RoundDependencies, "botLogin" | "log" | "metrics" | "createModel"> {
-  createModel?: RoundDependencies["createModel"];
+  createModel?: ModelFactory;
   metrics?: GadflyMetrics;
 }
 
