@@ -1,11 +1,8 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import type { ZodType } from "zod";
-import type { LensDefinition } from "./agent/index.js";
-import type { AppConfig } from "./config/index.js";
 import type {
   GitHubClient,
   RoundDependencies,
-  RoundRegistry,
   StartOutcome,
   TriggerDecision,
 } from "./github/index.js";
@@ -21,16 +18,13 @@ import {
   PullRequestPayload,
   payloadProblem,
 } from "./github/index.js";
-import type { ModelFactory } from "./llm/index.js";
-import type { ReviewerLimiter } from "./run/index.js";
 import type { WorkQueue } from "./run/queue/index.js";
 import { InMemoryWorkQueue } from "./run/queue/index.js";
-import type { RunStore } from "./run/store/index.js";
-import type { GadflyMetrics, OperationsHandler } from "./server/index.js";
-import type { Clock } from "./time/index.js";
+import type { OperationsHandler } from "./server/index.js";
 import {
   appIdentity,
   IN_PROCESS_ROUNDS,
+  type RoundServices,
   roundDependencies,
   startRoundWorkers,
 } from "./worker/index.js";
@@ -41,16 +35,9 @@ const HANDLED = new Set<string>([
   "check_run.rerequested",
 ]);
 
-export interface GadflyAppOptions {
-  config: AppConfig;
-  env: Readonly<Record<string, string | undefined>>;
-  store: RunStore;
-  limiter: ReviewerLimiter;
-  registry: RoundRegistry;
-  lenses: readonly LensDefinition[];
-  dataDir: string;
-  clock: Clock;
-  boardIntervalMs: number;
+/** The round services of the process (the queue optional), and how the app runs them. */
+export interface GadflyAppOptions
+  extends Omit<RoundServices, "queue" | "secrets" | "agentIsolation"> {
   /** Every round run in this process, settled when it ends: for tests and graceful shutdown. */
   onRound?: (done: Promise<void>) => void;
   /** Where rounds are queued; by default a queue in this process, worked here. */
@@ -60,9 +47,6 @@ export interface GadflyAppOptions {
    * queues them (GADFLY_ROLE=web). Default: IN_PROCESS_ROUNDS.
    */
   workers?: { concurrency: number } | null;
-  /** Builds each reviewer's model (e.g. behind the per-provider cap). */
-  createModel?: ModelFactory;
-  metrics?: GadflyMetrics;
   /** `/healthz`, `/readyz` and `/metrics`, served on the app's port. */
   operations?: OperationsHandler;
 }

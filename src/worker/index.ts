@@ -2,7 +2,7 @@
 // Other folders import only from here; this lists what they use today.
 export { appIdentity } from "./app-identity.js";
 export { IN_PROCESS_ROUNDS } from "./read-scale-settings.js";
-export { roundDependencies } from "./round-dependencies.js";
+export { type RoundServices, roundDependencies } from "./round-dependencies.js";
 export { runWorkerCommand } from "./run-worker-command.js";
 export { serveGadfly } from "./serve-gadfly.js";
 export { startRoundWorkers } from "./start-round-workers.js";
