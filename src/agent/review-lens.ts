@@ -1,12 +1,11 @@
 import type { ReviewConfig } from "../config/index.js";
-import type { LensFinding } from "../findings/index.js";
+import { deriveVerdict, type LensFinding } from "../findings/index.js";
 import type { LanguageModel, Usage } from "../llm/index.js";
 import { type Clock, startDeadline, systemClock } from "../time/index.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
 import { chatReview } from "./chat-review.js";
 import { MAX_ANSWER_CHARS } from "./check-lens-answer.js";
-import { deriveVerdict } from "./derive-verdict.js";
 import type { LensEvent, LensEventBody } from "./lens-event.js";
 import { LensFailure } from "./lens-failure.js";
 import type { LensReport } from "./lens-report.js";

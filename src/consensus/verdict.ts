@@ -1,5 +1,5 @@
 import type { LensReport } from "../agent/index.js";
-import type { LensFinding, Verdict } from "../findings/index.js";
+import { deriveVerdict, type Verdict, verdictForSeverities } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
 
 const VERDICT_RANK: Record<Verdict, number> = {
@@ -8,17 +8,8 @@ const VERDICT_RANK: Record<Verdict, number> = {
   "Significant issues": 2,
 };
 
-function verdictFor(severities: readonly string[]): Verdict {
-  if (severities.includes("high")) {
-    return "Significant issues";
-  }
-  return severities.length > 0 ? "Minor issues" : "No material issues found";
-}
-
-/** A lens's verdict from its surviving findings: any high is significant, any finding minor. */
-export function lensVerdict(findings: readonly LensFinding[]): Verdict {
-  return verdictFor(findings.map((finding) => finding.severity));
-}
+/** A lens's verdict from its surviving findings: the one rule, `deriveVerdict` in findings/. */
+export const lensVerdict = deriveVerdict;
 
 /**
  * A model's verdict: the worst of its done lenses. Null when no lens is done (every one
@@ -41,5 +32,5 @@ export function modelVerdict(lenses: readonly LensReport[]): Verdict | null {
 
 /** The round's verdict from the clusters: a high-severity cluster is significant, any cluster minor. */
 export function overallVerdict(clusters: readonly Cluster[]): Verdict {
-  return verdictFor(clusters.map((cluster) => cluster.severity));
+  return verdictForSeverities(clusters.map((cluster) => cluster.severity));
 }

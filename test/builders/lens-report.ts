@@ -1,5 +1,5 @@
-import { deriveVerdict } from "../../src/agent/derive-verdict.js";
 import type { LensReport } from "../../src/agent/index.js";
+import { deriveVerdict } from "../../src/findings/derive-verdict.js";
 
 /**
  * A lens report with defaults: a done security review by one model with no findings.

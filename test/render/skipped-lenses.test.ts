@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { deriveVerdict } from "../../src/agent/derive-verdict.js";
 import type { LensReport } from "../../src/agent/lens-report.js";
 import { buildConsensus } from "../../src/consensus/build-consensus.js";
+import { deriveVerdict } from "../../src/findings/derive-verdict.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
