@@ -19,7 +19,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { loadLenses } from "../src/agent/load-lenses.js";
 import type { ReviewPlan } from "../src/config/resolve-review-plan.js";
 import type { ModelConfig, ProviderConfig } from "../src/config/schema.js";
-import { renderLensAnswer } from "../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../src/findings/findings-block.js";
 import type { LensFinding } from "../src/findings/schema.js";
 import type { ChatModel, ChatRequest, ChatResult } from "../src/llm/language-model.js";
 import type { ChangeSet } from "../src/run/change-set.js";

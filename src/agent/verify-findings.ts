@@ -1,5 +1,5 @@
 import type { LensFinding } from "../findings/index.js";
-import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
+import { MAX_FINDINGS_PER_LENS, stripFindingsBlock } from "../findings/index.js";
 import type { AgentModel, ChatModel, LanguageModel, Message } from "../llm/index.js";
 import { startDeadline } from "../time/index.js";
 import { agentPrompt } from "./agent-prompt.js";
@@ -12,7 +12,6 @@ import type { ReviewAnswer } from "./review-answer.js";
 import type { ReviewSession } from "./review-session.js";
 import { runAgentTurn } from "./run-agent-turn.js";
 import { runToolLoop } from "./run-tool-loop.js";
-import { stripFindingsBlock } from "./strip-findings-block.js";
 import { verifyPrompt } from "./verify-prompt.js";
 
 export interface VerifyOutcome {

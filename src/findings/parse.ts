@@ -1,4 +1,5 @@
 import { extractFencedBlocks, type FencedBlock } from "./extract-fenced-blocks.js";
+import { VERDICT_LINE_RE } from "./findings-block.js";
 import { normalizeFinding } from "./normalize-finding.js";
 import { parseLenientJson } from "./parse-lenient-json.js";
 import { CONFIDENCE_RANK, FINDINGS_FENCE_INFO, type LensFinding, SEVERITY_RANK } from "./schema.js";
@@ -25,12 +26,6 @@ export interface LensAnswer {
   overLimit: number;
 }
 
-/**
- * The start of a VERDICT line, up to its colon. Anchored and without two
- * quantifiers that can share a character, so it runs in linear time on any
- * line; what follows the colon is read by hand (see `verdictOfLine`).
- */
-const VERDICT_LEAD_RE = /^[\s>#*_`-]*verdict[*_`]*\s*[:：]/i;
 /** Characters `.` does not match: a VERDICT line's text never holds one. */
 const LINE_BREAK_RE = /[\r\u2028\u2029]/;
 /**
@@ -219,7 +214,7 @@ function lineCount(content: string): number {
 
 /** The text after a VERDICT line's colon, or null when the line is not one. */
 function verdictOfLine(line: string): string | null {
-  const lead = VERDICT_LEAD_RE.exec(line);
+  const lead = VERDICT_LINE_RE.exec(line);
   if (lead === null) return null;
   const text = line.slice(lead[0].length).trimStart();
   return LINE_BREAK_RE.test(text) ? null : text;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ANSWER_CHARS } from "../../src/agent/check-lens-answer.js";
 import { reviewLens } from "../../src/agent/review-lens.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { reviewOptions } from "./helpers/review-fixtures.js";
 import { answer, scriptedChatModel } from "./helpers/scripted-models.js";

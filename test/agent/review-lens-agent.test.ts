@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reviewLens } from "../../src/agent/review-lens.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { FakeClock } from "../helpers/fake-clock.js";
 import { eventTrail, offByOne, reviewOptions, sqlInjection } from "./helpers/review-fixtures.js";
 import { scriptedAgentModel } from "./helpers/scripted-models.js";

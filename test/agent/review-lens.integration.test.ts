@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reviewLens } from "../../src/agent/review-lens.js";
 import { Workspace } from "../../src/agent/workspace.js";
 import { ModelConfig, ProviderConfig } from "../../src/config/schema.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { createLanguageModel } from "../../src/llm/create-language-model.js";
 import type { LanguageModel } from "../../src/llm/language-model.js";
 import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-ollama-server.js";

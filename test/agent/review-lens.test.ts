@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reviewLens } from "../../src/agent/review-lens.js";
 import { Workspace } from "../../src/agent/workspace.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { ModelError } from "../../src/llm/errors.js";
 import type { Message } from "../../src/llm/message.js";
 import { FakeClock } from "../helpers/fake-clock.js";

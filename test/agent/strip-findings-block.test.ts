@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stripFindingsBlock } from "../../src/agent/strip-findings-block.js";
+import { stripFindingsBlock } from "../../src/findings/findings-block.js";
 
 describe("stripFindingsBlock", () => {
   it("keeps the prose and removes the verdict line and the findings block", () => {

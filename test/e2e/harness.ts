@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";

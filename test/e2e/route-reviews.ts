@@ -1,4 +1,4 @@
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import type { FakeModelRequest, FakeReply } from "../fakes/model-script.js";
 import { MODELS, type Stack } from "./harness.js";

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { checkLensAnswer, MAX_ANSWER_CHARS } from "../../src/agent/check-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { MAX_FINDINGS_PER_LENS, parseLensAnswer } from "../../src/findings/parse.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import type { LensFinding, Severity } from "../../src/findings/schema.js";
 
 const finding = (index: number, severity: Severity = "nit"): LensFinding => ({

@@ -2,11 +2,13 @@ import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { checkLensAnswer } from "../../src/agent/check-lens-answer.js";
 import { finalOutput } from "../../src/agent/finalize.js";
-import { stripFindingsBlock } from "../../src/agent/strip-findings-block.js";
-import { containsFindingsBlock } from "../../src/findings/contains-findings-block.js";
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
+import {
+  containsFindingsBlock,
+  removeFindingsBlocks,
+  stripFindingsBlock,
+} from "../../src/findings/findings-block.js";
 import { normalizeFinding } from "../../src/findings/normalize-finding.js";
-import { removeFindingsBlocks } from "../../src/findings/remove-findings-blocks.js";
 import { report } from "../helpers/report.js";
 
 /*

@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
+import { removeFindingsBlocks, renderLensAnswer } from "../../src/findings/findings-block.js";
 import { parseLensAnswer } from "../../src/findings/parse.js";
-import { removeFindingsBlocks } from "../../src/findings/remove-findings-blocks.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
 import { Confidence, type LensFinding, Severity } from "../../src/findings/schema.js";
 
 const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\n\`\`\``;

@@ -6,7 +6,7 @@ import { lensesFor } from "../../src/config/plan-review.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
 import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { AppConfig } from "../../src/config/schema.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
 import {

@@ -2,7 +2,7 @@ import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import { AppConfig, type ModelConfig } from "../../src/config/schema.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
 import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";

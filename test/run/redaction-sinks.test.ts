@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { ModelConfig } from "../../src/config/schema.js";
 import { buildConsensus } from "../../src/consensus/build-consensus.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { ModelError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";

@@ -3,7 +3,7 @@ import type { LensReport } from "../../src/agent/lens-report.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { ReviewPlan } from "../../src/config/resolve-review-plan.js";
 import type { ModelConfig, ProviderConfig } from "../../src/config/schema.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
 import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { ReviewPlan } from "../../src/config/resolve-review-plan.js";
 import type { ModelConfig, ProviderConfig } from "../../src/config/schema.js";
-import { renderLensAnswer } from "../../src/findings/render-lens-answer.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { ModelError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { Message } from "../../src/llm/message.js";
