@@ -5,16 +5,11 @@ export { findPackageRoot } from "./find-package-root.js";
 export { ignoreMatcher } from "./ignore-matcher.js";
 export { loadAppConfig } from "./load-app-config.js";
 export { parseConfigText } from "./parse-config-text.js";
-export {
-  type LoadedRepoChoices,
-  lensesFor,
-  type PlannedReview,
-  planReview,
-} from "./plan-review.js";
+export { lensesFor, planReview } from "./plan-review.js";
 export { REPO_CONFIG_LIMITS } from "./repo-config-limits.js";
 export { DEFAULT_REPO_CONFIG, RepoConfig } from "./repo-config-schema.js";
 export { requireWebhookSecret } from "./require-webhook-secret.js";
-export { type ReviewPlan, resolveReviewPlan } from "./resolve-review-plan.js";
+export type { ReviewPlan } from "./resolve-review-plan.js";
 export {
   type AppConfig,
   type CommandProviderConfig,
