@@ -21,8 +21,7 @@ export interface ChangeSetSource {
 export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
   // Linear-time matching of the repository's globs, with a bound on the whole change set:
   // a hostile glob list and paths made for it cannot stall the event loop.
-  const matcher = ignoreMatcher(source.ignore);
-  const isIgnored = (path: string) => matcher.isIgnored(path);
+  const { isIgnored } = ignoreMatcher(source.ignore);
   const notReviewed: NotReviewed[] = [];
   const reviewed: DiffFile[] = [];
   for (const file of source.files) {
