@@ -3,7 +3,13 @@
 export { escapeInline } from "./escape-inline.js";
 export { formatLocation } from "./format-location.js";
 export { type LensMetadata, lensMetadata } from "./lens-metadata.js";
-export { MARKERS, modelCommentMarker } from "./markers.js";
+export {
+  findingMarkerIn,
+  isModelCommentMarker,
+  MARKERS,
+  modelCommentMarker,
+  startsWithMarker,
+} from "./markers.js";
 export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";
 export { renderInlineComment } from "./render-inline-comment.js";
@@ -11,3 +17,12 @@ export { renderInlineReviewBody, type UnplacedFinding } from "./render-inline-re
 export { renderInvalidConfigNotice } from "./render-invalid-config-notice.js";
 export type { RenderOptions } from "./render-options.js";
 export { renderStatusBoard } from "./render-status-board.js";
+export {
+  type CheckOutput,
+  cancelledCheck,
+  closedCheck,
+  failedCheck,
+  movedOnCheck,
+  supersededCheck,
+  supersededReason,
+} from "./round-endings.js";

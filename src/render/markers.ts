@@ -28,3 +28,28 @@ function markerValue(value: string): string {
     .join("")
     .replace(/-(?=-)/g, "%2D");
 }
+
+/** Does `body` open with `marker` as its whole first line (how our sticky comments begin)? */
+export function startsWithMarker(body: string, marker: string): boolean {
+  return body === marker || body.startsWith(`${marker}\n`) || body.startsWith(`${marker}\r\n`);
+}
+
+/** Is `line` the marker of some model's overflow comment (any model)? */
+export function isModelCommentMarker(line: string): boolean {
+  return /^<!-- gadfly-model:[^ ]* -->$/.test(line);
+}
+
+/**
+ * The fingerprint in an inline comment's `<!-- gadfly-finding:… -->` marker, decoded;
+ * null when there is none or its encoding is broken (a comment edited by hand must not
+ * stop a round from recording the others).
+ */
+export function findingMarkerIn(body: string): string | null {
+  const encoded = /<!-- gadfly-finding:([^ ]+) -->/.exec(body)?.[1];
+  if (encoded === undefined) return null;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
