@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { supersededReason } from "../render/index.js";
 
 /**
  * Why a running round stopped early. `superseded` and `cancelled` end the
@@ -125,7 +126,7 @@ export class RoundRegistry {
 function abortMessage(reason: StopReason): string {
   switch (reason.kind) {
     case "superseded":
-      return `superseded by ${reason.by.slice(0, 7)}`;
+      return supersededReason(reason.by);
     case "cancelled":
       return reason.reason;
     case "shutdown":

@@ -1,5 +1,5 @@
 import { type ConfigIssue, planReview } from "../config/index.js";
-import { MARKERS, renderInvalidConfigNotice } from "../render/index.js";
+import { MARKERS, renderInvalidConfigNotice, supersededReason } from "../render/index.js";
 import type { RoundTrigger } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
@@ -56,7 +56,7 @@ export async function startRound(
     headSha: request.headSha,
     trigger: request.trigger,
   });
-  const reason = `superseded by ${request.headSha.slice(0, 7)}`;
+  const reason = supersededReason(request.headSha);
   for (const old of started.superseded) await deps.queue.cancel(old.id, reason);
   // Enqueueing is idempotent: a joined round whose job was lost (a receiver died
   // between the two writes) gets its job back here.
