@@ -2,5 +2,5 @@
 // Other folders import only from here; this lists what they use today.
 export { openRunStore } from "./open-run-store.js";
 export { createPostgresPool } from "./postgres-pool.js";
-export type { RoundTrigger, RunStore, StoredRound } from "./run-store.js";
+export type { RoundEnding, RoundTrigger, RunStore, StoredRound } from "./run-store.js";
 export { StoreOpenError } from "./store-open-error.js";
