@@ -15,4 +15,6 @@ export type {
   RoundStatus,
 } from "./round-status.js";
 export { retentionDays, startRetention } from "./start-retention.js";
+// Type only, so it loads nothing of the store: the repository a round is about.
+export type { RepoRef } from "./store/run-store.js";
 export { cancelRemaining } from "./track-round-status.js";

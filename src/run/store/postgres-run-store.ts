@@ -13,7 +13,7 @@ import { type RoundRow, roundFromRow } from "./round-from-row.js";
 import type {
   PostedInline,
   PreviousRound,
-  RepositoryRef,
+  RepoRef,
   RoundArtifacts,
   RoundEnding,
   RunStore,
@@ -149,7 +149,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async supersedeRounds(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     newHeadSha: string,
   ): Promise<StoredRound[]> {
@@ -313,7 +313,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async previousRound(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null> {
@@ -339,7 +339,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async savePostedInline(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     fingerprint: string,
     commentId: number,
@@ -353,7 +353,7 @@ export class PostgresRunStore implements RunStore {
     );
   }
 
-  async postedInline(repo: RepositoryRef, pullNumber: number): Promise<PostedInline[]> {
+  async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {
     const { rows } = await this.pool.query<{
       fingerprint: string;
       comment_id: number;
@@ -406,7 +406,7 @@ export class PostgresRunStore implements RunStore {
 
 type PullKey = [owner: string, repo: string, pullNumber: number];
 
-function pullKey(repo: RepositoryRef, pullNumber: number): PullKey {
+function pullKey(repo: RepoRef, pullNumber: number): PullKey {
   return [repo.owner, repo.repo, pullNumber];
 }
 

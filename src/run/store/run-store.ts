@@ -2,8 +2,8 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 
-/** A repository as GitHub's payloads spell it; compared exactly. */
-export interface RepositoryRef {
+/** A repository (the one a round is about), as GitHub's payloads spell it; compared exactly. */
+export interface RepoRef {
   owner: string;
   repo: string;
 }
@@ -32,7 +32,7 @@ export interface RoundArtifacts {
 /** One review round of one pull request at one head SHA. */
 export interface StoredRound {
   id: string;
-  repo: RepositoryRef;
+  repo: RepoRef;
   installationId: number;
   pullNumber: number;
   headSha: string;
@@ -53,7 +53,7 @@ export interface StoredRound {
 }
 
 export interface StartRoundInput {
-  repo: RepositoryRef;
+  repo: RepoRef;
   installationId: number;
   pullNumber: number;
   /** The pull request's current head SHA: older rounds of the PR at any other SHA are superseded. */
@@ -117,11 +117,7 @@ export interface RunStore {
    */
   startRound(input: StartRoundInput): Promise<StartRoundResult>;
   /** Cancels the PR's queued/running rounds at SHAs other than `newHeadSha`; returns them. */
-  supersedeRounds(
-    repo: RepositoryRef,
-    pullNumber: number,
-    newHeadSha: string,
-  ): Promise<StoredRound[]>;
+  supersedeRounds(repo: RepoRef, pullNumber: number, newHeadSha: string): Promise<StoredRound[]>;
   findRound(roundId: string): Promise<StoredRound | null>;
   /** queued → running (or running again on resume; counts an attempt). False once the round ended. */
   markRoundRunning(roundId: string): Promise<boolean>;
@@ -151,18 +147,18 @@ export interface RunStore {
   saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void>;
   /** The PR's last completed round numbered below `beforeRoundNumber`, or null. */
   previousRound(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null>;
   /** Remembers an inline comment posted for a finding; a later post of it replaces the id. */
   savePostedInline(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     fingerprint: string,
     commentId: number,
   ): Promise<void>;
-  postedInline(repo: RepositoryRef, pullNumber: number): Promise<PostedInline[]>;
+  postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]>;
 
   /** Deletes transcripts saved before `olderThan`; returns how many. */
   pruneTranscripts(olderThan: Date): Promise<number>;

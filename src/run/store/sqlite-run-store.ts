@@ -10,7 +10,7 @@ import { type RoundRow, roundFromRow } from "./round-from-row.js";
 import type {
   PostedInline,
   PreviousRound,
-  RepositoryRef,
+  RepoRef,
   RoundArtifacts,
   RoundEnding,
   RunStore,
@@ -127,7 +127,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async supersedeRounds(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     newHeadSha: string,
   ): Promise<StoredRound[]> {
@@ -308,7 +308,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async previousRound(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null> {
@@ -338,7 +338,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async savePostedInline(
-    repo: RepositoryRef,
+    repo: RepoRef,
     pullNumber: number,
     fingerprint: string,
     commentId: number,
@@ -358,7 +358,7 @@ export class SqliteRunStore implements RunStore {
       });
   }
 
-  async postedInline(repo: RepositoryRef, pullNumber: number): Promise<PostedInline[]> {
+  async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {
     const rows = this.database
       .prepare<[PullKey], { fingerprint: string; comment_id: number; posted_at: number }>(
         `SELECT fingerprint, comment_id, posted_at FROM posted_inline WHERE ${SAME_PULL}
@@ -389,7 +389,7 @@ export class SqliteRunStore implements RunStore {
   }
 }
 
-function pullKey(repo: RepositoryRef, pullNumber: number): PullKey {
+function pullKey(repo: RepoRef, pullNumber: number): PullKey {
   return { owner: repo.owner, repo: repo.repo, pull_number: pullNumber };
 }
 
