@@ -2,14 +2,12 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
-import type { Severity } from "../../findings/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
-import { type RoundRow, roundFromRow } from "./round-from-row.js";
 import type {
   PostedInline,
   PreviousRound,
@@ -22,6 +20,18 @@ import type {
   StoredRound,
   UnfinishedRound,
 } from "./run-store.js";
+import {
+  lensReportFromRow,
+  messagesFromRow,
+  POSTED_INLINE_COLUMNS,
+  type PostedInlineRow,
+  postedInlineFromRow,
+  previousFindingFromRow,
+  ROUND_FINDING_COLUMNS,
+  type RoundFindingRow,
+  type RoundRow,
+  roundFromRow,
+} from "./store-rows.js";
 
 export interface PostgresRunStoreOptions {
   /** `postgres://…` (GADFLY_DATABASE_URL). */
@@ -34,15 +44,6 @@ export interface PostgresRunStoreOptions {
   connectTimeoutMs?: number;
   /** An idle connection failed (e.g. the server restarted); the pool reconnects by itself. */
   onIdleError?: (error: Error) => void;
-}
-
-interface FindingRow {
-  fingerprint: string;
-  title: string;
-  file: string;
-  line: number;
-  severity: string;
-  url: string | null;
 }
 
 const LIVE = "state IN ('queued', 'running')";
@@ -252,8 +253,7 @@ export class PostgresRunStore implements RunStore {
        ORDER BY model ${BYTES}, lens ${BYTES}`,
       [roundId],
     );
-    // Written by saveLensReport from a typed LensReport.
-    return rows.map((row) => JSON.parse(row.report) as LensReport);
+    return rows.map(lensReportFromRow);
   }
 
   async saveTranscript(
@@ -276,7 +276,7 @@ export class PostgresRunStore implements RunStore {
       [roundId, model, lens],
     );
     const row = rows[0];
-    return row === undefined ? null : (JSON.parse(row.messages) as Message[]);
+    return row === undefined ? null : messagesFromRow(row);
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {
@@ -325,16 +325,15 @@ export class PostgresRunStore implements RunStore {
     );
     const round = rows[0];
     if (round === undefined) return null;
-    const findings = await this.pool.query<FindingRow>(
-      `SELECT fingerprint, title, file, line, severity, url FROM round_findings
-       WHERE round_id = $1 ORDER BY ordinal`,
+    const findings = await this.pool.query<RoundFindingRow>(
+      `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = $1 ORDER BY ordinal`,
       [round.id],
     );
     return {
       roundId: round.id,
       round: round.round_number,
       headSha: round.head_sha,
-      findings: findings.rows.map(findingFromRow),
+      findings: findings.rows.map(previousFindingFromRow),
     };
   }
 
@@ -354,20 +353,12 @@ export class PostgresRunStore implements RunStore {
   }
 
   async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {
-    const { rows } = await this.pool.query<{
-      fingerprint: string;
-      comment_id: number;
-      posted_at: number;
-    }>(
-      `SELECT fingerprint, comment_id, posted_at FROM posted_inline WHERE ${SAME_PULL}
+    const { rows } = await this.pool.query<PostedInlineRow>(
+      `SELECT ${POSTED_INLINE_COLUMNS} FROM posted_inline WHERE ${SAME_PULL}
        ORDER BY posted_at, fingerprint ${BYTES}`,
       pullKey(repo, pullNumber),
     );
-    return rows.map((row) => ({
-      fingerprint: row.fingerprint,
-      commentId: row.comment_id,
-      postedAt: new Date(row.posted_at),
-    }));
+    return rows.map(postedInlineFromRow);
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {
@@ -436,16 +427,4 @@ async function supersede(
     [...key, newHeadSha, now],
   );
   return rows.map(roundFromRow).sort((left, right) => left.number - right.number);
-}
-
-function findingFromRow(row: FindingRow): PreviousFinding {
-  const finding: PreviousFinding = {
-    fingerprint: row.fingerprint,
-    title: row.title,
-    file: row.file,
-    line: row.line,
-    severity: row.severity as Severity,
-  };
-  if (row.url !== null) finding.url = row.url;
-  return finding;
 }

@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
-import type { Severity } from "../../findings/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
-import { type RoundRow, roundFromRow } from "./round-from-row.js";
 import type {
   PostedInline,
   PreviousRound,
@@ -19,6 +17,18 @@ import type {
   StoredRound,
   UnfinishedRound,
 } from "./run-store.js";
+import {
+  lensReportFromRow,
+  messagesFromRow,
+  POSTED_INLINE_COLUMNS,
+  type PostedInlineRow,
+  postedInlineFromRow,
+  previousFindingFromRow,
+  ROUND_FINDING_COLUMNS,
+  type RoundFindingRow,
+  type RoundRow,
+  roundFromRow,
+} from "./store-rows.js";
 
 export interface SqliteRunStoreOptions {
   /** The database file, e.g. `<GADFLY_DATA_DIR>/gadfly.sqlite`; its directory is created. */
@@ -34,15 +44,6 @@ interface PullKey {
   owner: string;
   repo: string;
   pull_number: number;
-}
-
-interface FindingRow {
-  fingerprint: string;
-  title: string;
-  file: string;
-  line: number;
-  severity: string;
-  url: string | null;
 }
 
 const LIVE = "state IN ('queued', 'running')";
@@ -245,8 +246,7 @@ export class SqliteRunStore implements RunStore {
          ORDER BY model, lens`,
       )
       .all(roundId);
-    // Written by saveLensReport from a typed LensReport.
-    return rows.map((row) => JSON.parse(row.report) as LensReport);
+    return rows.map(lensReportFromRow);
   }
 
   async saveTranscript(
@@ -270,7 +270,7 @@ export class SqliteRunStore implements RunStore {
         "SELECT messages FROM transcripts WHERE round_id = ? AND model = ? AND lens = ?",
       )
       .get(roundId, model, lens);
-    return row === undefined ? null : (JSON.parse(row.messages) as Message[]);
+    return row === undefined ? null : messagesFromRow(row);
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {
@@ -324,16 +324,15 @@ export class SqliteRunStore implements RunStore {
       .get({ ...pullKey(repo, pullNumber), before: beforeRoundNumber });
     if (round === undefined) return null;
     const rows = this.database
-      .prepare<[string], FindingRow>(
-        `SELECT fingerprint, title, file, line, severity, url FROM round_findings
-         WHERE round_id = ? ORDER BY ordinal`,
+      .prepare<[string], RoundFindingRow>(
+        `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = ? ORDER BY ordinal`,
       )
       .all(round.id);
     return {
       roundId: round.id,
       round: round.round_number,
       headSha: round.head_sha,
-      findings: rows.map(findingFromRow),
+      findings: rows.map(previousFindingFromRow),
     };
   }
 
@@ -360,16 +359,12 @@ export class SqliteRunStore implements RunStore {
 
   async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {
     const rows = this.database
-      .prepare<[PullKey], { fingerprint: string; comment_id: number; posted_at: number }>(
-        `SELECT fingerprint, comment_id, posted_at FROM posted_inline WHERE ${SAME_PULL}
+      .prepare<[PullKey], PostedInlineRow>(
+        `SELECT ${POSTED_INLINE_COLUMNS} FROM posted_inline WHERE ${SAME_PULL}
          ORDER BY posted_at, fingerprint`,
       )
       .all(pullKey(repo, pullNumber));
-    return rows.map((row) => ({
-      fingerprint: row.fingerprint,
-      commentId: row.comment_id,
-      postedAt: new Date(row.posted_at),
-    }));
+    return rows.map(postedInlineFromRow);
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {
@@ -391,16 +386,4 @@ export class SqliteRunStore implements RunStore {
 
 function pullKey(repo: RepoRef, pullNumber: number): PullKey {
   return { owner: repo.owner, repo: repo.repo, pull_number: pullNumber };
-}
-
-function findingFromRow(row: FindingRow): PreviousFinding {
-  const finding: PreviousFinding = {
-    fingerprint: row.fingerprint,
-    title: row.title,
-    file: row.file,
-    line: row.line,
-    severity: row.severity as Severity,
-  };
-  if (row.url !== null) finding.url = row.url;
-  return finding;
 }

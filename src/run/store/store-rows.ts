@@ -1,0 +1,124 @@
+// The rows both stores read, and how each becomes the store's shape: SQLite and PostgreSQL
+// return the same columns (times as epoch milliseconds, ids as numbers), so one mapper serves both.
+import type { LensReport } from "../../agent/index.js";
+import type { PreviousFinding } from "../../consensus/index.js";
+import type { Severity } from "../../findings/index.js";
+import type { Message } from "../../llm/index.js";
+import type {
+  PostedInline,
+  RoundArtifacts,
+  RoundState,
+  RoundTrigger,
+  StoredRound,
+  TriggerKind,
+} from "./run-store.js";
+
+/** A `rounds` row as the database returns it. */
+export interface RoundRow {
+  id: string;
+  owner: string;
+  repo: string;
+  installation_id: number;
+  pull_number: number;
+  head_sha: string;
+  round_number: number;
+  trigger_kind: string;
+  trigger_delivery_id: string;
+  trigger_actor: string | null;
+  state: string;
+  attempts: number;
+  superseded_by: string | null;
+  failure: string | null;
+  status_comment_id: number | null;
+  consensus_comment_id: number | null;
+  review_id: number | null;
+  check_run_id: number | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** Maps a row to the store's shape; the CHECK constraints guarantee the enum columns. */
+export function roundFromRow(row: RoundRow): StoredRound {
+  const trigger: RoundTrigger = {
+    kind: row.trigger_kind as TriggerKind,
+    deliveryId: row.trigger_delivery_id,
+  };
+  if (row.trigger_actor !== null) trigger.actor = row.trigger_actor;
+  const artifacts: RoundArtifacts = {};
+  if (row.status_comment_id !== null) artifacts.statusCommentId = row.status_comment_id;
+  if (row.consensus_comment_id !== null) artifacts.consensusCommentId = row.consensus_comment_id;
+  if (row.review_id !== null) artifacts.reviewId = row.review_id;
+  if (row.check_run_id !== null) artifacts.checkRunId = row.check_run_id;
+  return {
+    id: row.id,
+    repo: { owner: row.owner, repo: row.repo },
+    installationId: row.installation_id,
+    pullNumber: row.pull_number,
+    headSha: row.head_sha,
+    number: row.round_number,
+    trigger,
+    state: row.state as RoundState,
+    attempts: row.attempts,
+    supersededBy: row.superseded_by,
+    failure: row.failure,
+    artifacts,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+  };
+}
+
+/** The columns of `round_findings` that `RoundFindingRow` holds, for a SELECT. */
+export const ROUND_FINDING_COLUMNS = "fingerprint, title, file, line, severity, url";
+
+/** A `round_findings` row: the fingerprint of a finding a round published. */
+export interface RoundFindingRow {
+  fingerprint: string;
+  title: string;
+  file: string;
+  line: number;
+  severity: string;
+  url: string | null;
+}
+
+/** Maps a saved fingerprint back; saveFingerprints wrote `severity` from a typed Severity. */
+export function previousFindingFromRow(row: RoundFindingRow): PreviousFinding {
+  const finding: PreviousFinding = {
+    fingerprint: row.fingerprint,
+    title: row.title,
+    file: row.file,
+    line: row.line,
+    severity: row.severity as Severity,
+  };
+  if (row.url !== null) finding.url = row.url;
+  return finding;
+}
+
+/** The columns of `posted_inline` that `PostedInlineRow` holds, for a SELECT. */
+export const POSTED_INLINE_COLUMNS = "fingerprint, comment_id, posted_at";
+
+/** A `posted_inline` row: an inline comment already posted for a finding of the PR. */
+export interface PostedInlineRow {
+  fingerprint: string;
+  comment_id: number;
+  posted_at: number;
+}
+
+export function postedInlineFromRow(row: PostedInlineRow): PostedInline {
+  return {
+    fingerprint: row.fingerprint,
+    commentId: row.comment_id,
+    postedAt: new Date(row.posted_at),
+  };
+}
+
+/** A `lens_runs.report` value; saveLensReport wrote it from a typed LensReport. */
+export function lensReportFromRow(row: { report: string }): LensReport {
+  return JSON.parse(row.report) as LensReport;
+}
+
+/** A `transcripts.messages` value; saveTranscript wrote it from typed Messages. */
+export function messagesFromRow(row: { messages: string }): Message[] {
+  return JSON.parse(row.messages) as Message[];
+}
