@@ -1,0 +1,56 @@
+import type { RenderOptions } from "../render/index.js";
+import type { RoundStatus } from "../run/index.js";
+import { CoalescedWriter } from "../run/index.js";
+import type { StoredRound } from "../run/store/index.js";
+import { describeError } from "./describe-error.js";
+import type { GitHubClient } from "./github-client.js";
+import { publishStatusBoard } from "./publish-status-board.js";
+import type { RoundDependencies } from "./run-pull-request-round.js";
+
+export interface StatusBoardWriterOptions {
+  round: StoredRound;
+  render: RenderOptions;
+  /** Checked before each edit: a worker that lost the round edits nothing. */
+  holding: () => Promise<boolean>;
+  deps: Pick<RoundDependencies, "store" | "clock" | "boardIntervalMs" | "botLogin" | "log">;
+  /** The round's log fields. */
+  fields: object;
+}
+
+/**
+ * The round's live status board: states coalesced into at most one edit per
+ * interval, the comment found again by its stored id, and that id stored the
+ * first time it is posted so a resumed round edits the same comment.
+ */
+export function createStatusBoardWriter(
+  octokit: GitHubClient,
+  options: StatusBoardWriterOptions,
+): CoalescedWriter<RoundStatus> {
+  const { round, deps } = options;
+  let boardId = round.artifacts.statusCommentId;
+  return new CoalescedWriter<RoundStatus>({
+    // Slower as the round ages (a twentieth of its age): a long round stays within GitHub's
+    // hourly budget for edits, while the first minute stays live.
+    intervalMs: (age) => Math.max(deps.boardIntervalMs, age / 20),
+    clock: deps.clock,
+    onError: (error) =>
+      deps.log.warn(
+        { ...options.fields, err: describeError(error) },
+        "status board edit failed; will retry",
+      ),
+    write: async (state) => {
+      if (!(await options.holding())) return;
+      const id = await publishStatusBoard(
+        octokit,
+        { repo: round.repo, pullNumber: round.pullNumber, botLogin: deps.botLogin },
+        state,
+        options.render,
+        boardId,
+      );
+      if (boardId !== id) {
+        boardId = id;
+        await deps.store.setArtifacts(round.id, { statusCommentId: id });
+      }
+    },
+  });
+}
