@@ -2,7 +2,7 @@ import type { AgentModel } from "../llm/index.js";
 import { startDeadline } from "../time/index.js";
 import { agentPrompt } from "./agent-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
-import { fenceText } from "./fence-text.js";
+import { fenceText } from "./fence-untrusted.js";
 import { LensFailure } from "./lens-failure.js";
 import { publicFailureReason } from "./public-failure-reason.js";
 import { repairPrompt } from "./repair-prompt.js";

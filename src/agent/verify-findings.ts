@@ -4,7 +4,7 @@ import type { AgentModel, ChatModel, LanguageModel, Message } from "../llm/index
 import { startDeadline } from "../time/index.js";
 import { agentPrompt } from "./agent-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
-import { fenceText } from "./fence-text.js";
+import { fenceText } from "./fence-untrusted.js";
 import { finalOutput } from "./finalize.js";
 import { matchVerifiedFindings } from "./match-verified-findings.js";
 import { publicFailureReason } from "./public-failure-reason.js";
