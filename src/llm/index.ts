@@ -17,7 +17,7 @@ export { limitedModelFactory } from "./limits/limited-model-factory.js";
 export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/model-call-limiter.js";
 export { providerCap } from "./limits/provider-cap.js";
 export type { Message, ToolCall } from "./message.js";
-export { redactSecrets } from "./redact-secrets.js";
+export { createRedactor, type Redactor, redactSecrets } from "./redact-secrets.js";
 export {
   type LanguageModelMiddleware,
   wrapLanguageModel,

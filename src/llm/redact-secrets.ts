@@ -32,25 +32,40 @@ const SECRET_PATTERNS: readonly { pattern: RegExp; replacement: string }[] = [
   },
 ];
 
+/** Redacts one text; built once by createRedactor, then called per line, field or message. */
+export type Redactor = (text: string) => string;
+
 /**
- * Removes every occurrence of each known secret value, then anything shaped like a
- * credential (a private key, a bearer or `sk-` key, a GitHub token, a JWT, a URL's
- * password). Every text built from a model's or a provider's words, every log line
- * and every stored transcript goes through here.
+ * Prepares `secrets` once (too-short and absent values dropped, the rest longest first, so
+ * a key containing another key is removed whole) and returns a redactor that removes every
+ * occurrence of each, then anything shaped like a credential (a private key, a bearer or
+ * `sk-` key, a GitHub token, a JWT, a URL's password). Every text built from a model's or a
+ * provider's words, every log line and every stored transcript goes through one. The list
+ * is copied: changing it afterwards does not change the redactor.
  */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let result = text;
+export function createRedactor(secrets: readonly (string | undefined)[] = []): Redactor {
   const known = secrets
     .filter(
       (secret): secret is string => secret !== undefined && secret.length >= MINIMUM_SECRET_LENGTH,
     )
-    // Longest first, so a key containing another key is removed whole.
     .sort((a, b) => b.length - a.length);
-  for (const secret of known) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  }
-  for (const { pattern, replacement } of SECRET_PATTERNS) {
-    result = result.replace(pattern, replacement);
-  }
-  return result;
+  return (text) => {
+    let result = text;
+    for (const secret of known) {
+      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    }
+    for (const { pattern, replacement } of SECRET_PATTERNS) {
+      result = result.replace(pattern, replacement);
+    }
+    return result;
+  };
+}
+
+/**
+ * One text, redacted as createRedactor(secrets) would: for a single text (an error
+ * message, a stderr tail). Code that redacts many texts with the same secrets builds
+ * its redactor once instead.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+  return createRedactor(secrets)(text);
 }

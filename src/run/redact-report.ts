@@ -1,7 +1,7 @@
 import type { LensReport } from "../agent/index.js";
 import type { ProviderConfig } from "../config/index.js";
 import type { LensFinding } from "../findings/index.js";
-import { redactSecrets } from "../llm/index.js";
+import { createRedactor } from "../llm/index.js";
 
 /** The values of every key the config names: what must never be published or stored. */
 export function configuredSecrets(
@@ -23,7 +23,7 @@ export function configuredSecrets(
  * must not get it published on a PR or stored.
  */
 export function redactReport(report: LensReport, secrets: readonly string[]): LensReport {
-  const clean = (text: string) => redactSecrets(text, secrets);
+  const clean = createRedactor(secrets);
   const cleanFinding = (finding: LensFinding): LensFinding => ({
     ...finding,
     title: clean(finding.title),

@@ -1,6 +1,6 @@
 import { getTransformStream } from "@probot/pino";
 import { type DestinationStream, type Logger, pino } from "pino";
-import { redactSecrets } from "../llm/index.js";
+import { createRedactor } from "../llm/index.js";
 
 export interface RedactingLogOptions {
   /** LOG_LEVEL, LOG_FORMAT, LOG_LEVEL_IN_STRING, LOG_MESSAGE_KEY, SENTRY_DSN: Probot's own settings. */
@@ -42,9 +42,11 @@ export function redactingStream(
   secrets: readonly string[],
 ): DestinationStream {
   const spellings = [...new Set(secrets.flatMap((secret) => [secret, jsonEscaped(secret)]))];
+  // Prepared once for the stream, not once a line.
+  const redact = createRedactor(spellings);
   return {
     write(line: string) {
-      target.write(redactSecrets(line, spellings));
+      target.write(redact(line));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { redactOutgoingText } from "../../src/github/redact-outgoing-text.js";
 import { collectSecrets } from "../../src/run/collect-secrets.js";
 import { githubOctokit } from "../../src/worker/github-octokit.js";
 import {
@@ -99,5 +100,40 @@ describe("the Octokit Gadfly publishes with", () => {
     }
     // The request still authenticates: headers are never rewritten.
     expect(received.every((request) => request.authorization === `token ${token}`)).toBe(true);
+  });
+});
+
+describe("redactOutgoingText", () => {
+  it("prepares the secrets once for the Octokit class, not once a field or a request", async () => {
+    let before: ((options: Record<string, unknown>) => unknown) | undefined;
+    const hook = {
+      before: (_name: string, fn: (options: Record<string, unknown>) => unknown) => {
+        before = fn;
+      },
+    };
+    redactOutgoingText(["a-webhook-secret-value", "another-secret-value"])({
+      hook,
+    } as unknown as Parameters<ReturnType<typeof redactOutgoingText>>[0]);
+    const sort = vi.spyOn(Array.prototype, "sort");
+    const sent: Record<string, unknown>[] = [];
+    try {
+      for (let request = 0; request < 20; request += 1) {
+        const options: Record<string, unknown> = {
+          method: "POST",
+          url: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+          body: "posted a-webhook-secret-value",
+          output: { summary: "another-secret-value", annotations: [{ message: "kept" }] },
+        };
+        await before?.(options);
+        sent.push(options);
+      }
+      expect(sort).not.toHaveBeenCalled();
+    } finally {
+      sort.mockRestore();
+    }
+    expect(sent[19]).toMatchObject({
+      body: "posted [redacted]",
+      output: { summary: "[redacted]", annotations: [{ message: "kept" }] },
+    });
   });
 });
