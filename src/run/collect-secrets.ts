@@ -1,5 +1,4 @@
 import type { ProviderConfig } from "../config/index.js";
-import { configuredSecrets } from "./redact-report.js";
 
 export interface SecretSources {
   env: Readonly<Record<string, string | undefined>>;
@@ -31,7 +30,7 @@ const MINIMUM_KEY_LINE = 16;
  * whatever publishes, logs or stores text: the App's private key (whole, each line of
  * its body and the body on one line, since a model could quote any of them), the
  * webhook secret, the database URL and its password on its own, tokens in the
- * environment and every provider key. Values only: redactSecrets adds the shapes
+ * environment and every provider key. Values only: the redactor (createRedactor) adds the shapes
  * (`ghs_…`, `github_pat_…`, PEM blocks, URL credentials) of secrets made later, such
  * as installation tokens.
  */
@@ -51,6 +50,20 @@ export function collectSecrets(sources: SecretSources): string[] {
   for (const name of URL_VARIABLES) for (const value of urlSecrets(env[name])) add(value);
   for (const value of configuredSecrets(sources.providers, env)) add(value);
   return [...secrets];
+}
+
+/** The values of every key the config names: what must never be published or stored. */
+function configuredSecrets(
+  providers: readonly ProviderConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  return providers.flatMap((provider) => {
+    const names = [
+      ...("apiKeyEnv" in provider && provider.apiKeyEnv !== undefined ? [provider.apiKeyEnv] : []),
+      ...(provider.type === "command" ? provider.env : []),
+    ];
+    return names.flatMap((name) => env[name] ?? []).filter((value) => value.trim() !== "");
+  });
 }
 
 /** The PEM text a PRIVATE_KEY value stands for: as written, with `\n` escapes, or base64. */

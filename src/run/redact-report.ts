@@ -1,21 +1,6 @@
 import type { LensReport } from "../agent/index.js";
-import type { ProviderConfig } from "../config/index.js";
 import type { LensFinding } from "../findings/index.js";
 import { createRedactor } from "../llm/index.js";
-
-/** The values of every key the config names: what must never be published or stored. */
-export function configuredSecrets(
-  providers: readonly ProviderConfig[],
-  env: Readonly<Record<string, string | undefined>>,
-): string[] {
-  return providers.flatMap((provider) => {
-    const names = [
-      ...("apiKeyEnv" in provider && provider.apiKeyEnv !== undefined ? [provider.apiKeyEnv] : []),
-      ...(provider.type === "command" ? provider.env : []),
-    ];
-    return names.flatMap((name) => env[name] ?? []).filter((value) => value.trim() !== "");
-  });
-}
 
 /**
  * A lens report with every known secret removed from what a model wrote: a
