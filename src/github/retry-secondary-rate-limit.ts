@@ -1,3 +1,5 @@
+import { sleep } from "../time/index.js";
+
 export interface SecondaryRateLimitRetryOptions {
   /** Attempts after the first. */
   retries: number;
@@ -12,7 +14,7 @@ const UNNAMED_WAIT_MS = 60_000;
 const defaults: SecondaryRateLimitRetryOptions = {
   retries: 2,
   maxWaitMs: 60_000,
-  sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+  sleep: (milliseconds) => sleep(milliseconds),
 };
 
 /**

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { supersededReason } from "../render/index.js";
+import { waitAtMost } from "../time/index.js";
 
 /**
  * Why a running round stopped early. `superseded` and `cancelled` end the
@@ -105,14 +106,7 @@ export class RoundRegistry {
     this.close();
     for (const entry of this.running.values()) this.apply(entry, { kind: "shutdown" });
     const all = Promise.allSettled([...this.running.values()].map((entry) => entry.done));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      all,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await waitAtMost(all, timeoutMs);
   }
 
   private apply(entry: Entry, reason: StopReason): void {

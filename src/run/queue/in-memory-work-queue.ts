@@ -1,11 +1,12 @@
-import { type Clock, systemClock } from "../../time/index.js";
+import { type Clock, systemClock, waitAtMost } from "../../time/index.js";
+import { MAX_ROUND_ATTEMPTS } from "../round-attempts.js";
 import { fairPriority } from "./fair-priority.js";
 import { JobStopError } from "./job-stop-error.js";
 import type { JobHandler, QueueDepth, RoundJob, WorkOptions, WorkQueue } from "./work-queue.js";
 
 export interface InMemoryWorkQueueOptions {
   clock?: Pick<Clock, "setTimeout" | "clearTimeout">;
-  /** Takes of one job before a failing handler is given up on. */
+  /** Takes of one job before a failing handler is given up on; the round's cap by default. */
   maxAttempts?: number;
   /** A handler rejected (the job is retried unless it ran out of attempts). */
   onError?: (error: unknown, job: RoundJob, attempt: number) => void;
@@ -43,7 +44,7 @@ export class InMemoryWorkQueue implements WorkQueue {
 
   constructor(options: InMemoryWorkQueueOptions = {}) {
     this.clock = options.clock ?? systemClock;
-    this.maxAttempts = options.maxAttempts ?? 3;
+    this.maxAttempts = options.maxAttempts ?? MAX_ROUND_ATTEMPTS;
     this.onError = options.onError;
   }
 
@@ -77,14 +78,7 @@ export class InMemoryWorkQueue implements WorkQueue {
       if (!held.controller.signal.aborted) held.controller.abort(new JobStopError("shutdown"));
     }
     const all = Promise.allSettled([...this.held.values()].map((held) => held.done));
-    let timer: unknown;
-    await Promise.race([
-      all,
-      new Promise<void>((resolve) => {
-        timer = this.clock.setTimeout(resolve, graceMs);
-      }),
-    ]);
-    this.clock.clearTimeout(timer);
+    await waitAtMost(all, graceMs, this.clock);
   }
 
   private isKnown(roundId: string): boolean {

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import PgBoss from "pg-boss";
-import { type Clock, systemClock } from "../../time/index.js";
+import { type Clock, sleep, systemClock, waitAtMost } from "../../time/index.js";
+import { MAX_ROUND_ATTEMPTS } from "../round-attempts.js";
 import { migrations } from "../store/migrations.js";
 import { applyPostgresMigrations } from "../store/postgres-migrations.js";
 import { postgresOpenError } from "../store/postgres-open-error.js";
@@ -10,7 +11,6 @@ import { JobStopError } from "./job-stop-error.js";
 import { pgBossJobSql } from "./pg-boss-job-sql.js";
 import { CANCEL_CHANNEL, PostgresCancellationListener } from "./postgres-cancellation-listener.js";
 import { roundJobId } from "./round-job-id.js";
-import { waitOrAbort } from "./wait-or-abort.js";
 import type { JobHandler, QueueDepth, RoundJob, WorkOptions, WorkQueue } from "./work-queue.js";
 
 export interface PgBossWorkQueueOptions {
@@ -26,7 +26,7 @@ export interface PgBossWorkQueueOptions {
   visibilityTimeoutMs?: number;
   /** How often an idle worker looks for a job. */
   pollIntervalMs?: number;
-  /** Takes of a job before it is given up (the handler sees `lastAttempt`). */
+  /** Takes of a job before it is given up (the handler sees `lastAttempt`); the round's cap by default. */
   maxAttempts?: number;
   /** Wait before a failed job is taken again. */
   retryDelaySeconds?: number;
@@ -146,7 +146,7 @@ export class PgBossWorkQueue implements WorkQueue {
     this.sql = pgBossJobSql(options.schema ?? "pgboss");
     this.visibilityMs = options.visibilityTimeoutMs ?? 60_000;
     this.pollMs = options.pollIntervalMs ?? 1000;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 10);
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? MAX_ROUND_ATTEMPTS);
     this.retryDelaySeconds = options.retryDelaySeconds ?? 10;
   }
 
@@ -200,14 +200,7 @@ export class PgBossWorkQueue implements WorkQueue {
     }
     // The loop ends within one fetch; after it, no job is taken here, so `finishing` is complete.
     await this.loop?.catch(() => undefined);
-    let timer: unknown;
-    await Promise.race([
-      Promise.allSettled([...this.finishing]),
-      new Promise<void>((resolve) => {
-        timer = this.clock.setTimeout(resolve, graceMs);
-      }),
-    ]);
-    this.clock.clearTimeout(timer);
+    await waitAtMost(Promise.allSettled([...this.finishing]), graceMs, this.clock);
     // Handlers still running past the grace period: their jobs go back now, for another worker.
     await Promise.allSettled([...this.held.values()].map((held) => this.finish(held, "release")));
     await this.listener.close();
@@ -219,7 +212,7 @@ export class PgBossWorkQueue implements WorkQueue {
     while (!this.stopping.signal.aborted) {
       const waitSignal = AbortSignal.any([this.stopping.signal, this.wakeup.signal]);
       if (this.held.size >= concurrency) {
-        await waitOrAbort(this.clock, this.pollMs, waitSignal);
+        await this.pause(waitSignal);
         continue;
       }
       const jobs = await this.boss
@@ -230,7 +223,7 @@ export class PgBossWorkQueue implements WorkQueue {
         });
       const job = jobs[0];
       if (job === undefined) {
-        await waitOrAbort(this.clock, this.pollMs, waitSignal);
+        await this.pause(waitSignal);
         continue;
       }
       if (this.stopping.signal.aborted) {
@@ -240,6 +233,11 @@ export class PgBossWorkQueue implements WorkQueue {
       }
       this.start(job, handler);
     }
+  }
+
+  /** One poll interval, cut short by a stop or a wake-up: either way the loop looks again. */
+  private async pause(waitSignal: AbortSignal): Promise<void> {
+    await sleep(this.pollMs, { signal: waitSignal, clock: this.clock }).catch(() => {});
   }
 
   private start(job: PgBoss.JobWithMetadata<RoundJob>, handler: JobHandler): void {

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "../../llm/index.js";
-import { type Clock, systemClock } from "../../time/index.js";
-import { waitOrAbort } from "./wait-or-abort.js";
+import { type Clock, sleep, systemClock } from "../../time/index.js";
 
 export interface PostgresModelCallLimiterOptions {
   /** A pool on the run store's database (migration 2 created `model_call_slots`). */
@@ -84,7 +83,8 @@ export class PostgresModelCallLimiter implements ModelCallLimiter {
       ]);
       const slot = rows[0]?.slot;
       if (slot !== undefined) return this.hold(provider, slot, holder);
-      await waitOrAbort(this.clock, this.pollMs * (0.5 + this.random()), stop);
+      // An abort rejects with `stop`'s reason, as the throwIfAborted above would.
+      await sleep(this.pollMs * (0.5 + this.random()), { signal: stop, clock: this.clock });
     }
   }
 
