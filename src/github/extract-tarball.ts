@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { isAbsolute, normalize } from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import * as tar from "tar";
 
 export interface ExtractLimits {
@@ -20,6 +21,13 @@ export interface ExtractLimits {
   maxEntries: number;
   /** Skipped paths listed one by one; past this they are only counted (`unlistedSkips`). */
   maxListedSkips: number;
+  /**
+   * Bytes of the decompressed archive read, skipped entries included. The limits above
+   * bound what is written; this bounds the work: a file over `maxFileBytes` is skipped but
+   * its bytes are still decompressed and read past, and a few kilobytes of gzip can hold
+   * gigabytes of zeros. Past it the extraction fails (the caller falls back).
+   */
+  maxArchiveBytes: number;
 }
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
@@ -28,6 +36,7 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxFiles: 50_000,
   maxEntries: 100_000,
   maxListedSkips: 1_000,
+  maxArchiveBytes: 2 * 1024 * 1024 * 1024,
 };
 
 export type SkipReason = "too-large" | "unsafe-link" | "over-limit" | "unsupported";
@@ -94,7 +103,6 @@ export async function extractTarball(
   const extractor = tar.x({
     cwd: dir,
     strip: 1,
-    gzip: true,
     preservePaths: false,
     noMtime: true,
     filter: (path, entry) => {
@@ -124,6 +132,21 @@ export async function extractTarball(
       return true;
     },
   });
-  await pipeline(input, extractor);
+  await pipeline(input, createGunzip(), limitBytes(settings.maxArchiveBytes), extractor);
   return result;
+}
+
+/** Passes bytes through, failing the stream once more than `maxBytes` went by. */
+function limitBytes(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > maxBytes) {
+        done(new Error(`the archive holds more than ${maxBytes} bytes once decompressed`));
+        return;
+      }
+      done(null, chunk);
+    },
+  });
 }

@@ -118,4 +118,26 @@ describe("extractTarball entry limits", () => {
       { path: "(98002 more entries of the tree left out: extraction limits)", reason: "too-large" },
     ]);
   });
+
+  it("fails on a gzip bomb instead of decompressing it all, though every file in it is skipped", async () => {
+    // 64 MiB of zeros in one file: well over maxFileBytes, so it is skipped, not written;
+    // gzipped it is a few dozen kilobytes, so only a bound on what is read stops the work.
+    const zeros = "\0".repeat(64 * 1024 * 1024);
+    const bomb = tarball([
+      ustarEntry("top/", "5"),
+      ustarEntry("top/a.txt", "0", { content: "a\n" }),
+      ustarEntry("top/zeros.bin", "0", { content: zeros }),
+    ]);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const limits = { maxFileBytes: 1024 * 1024, maxArchiveBytes: 8 * 1024 * 1024 };
+    await expect(extractTarball(bomb, await outputDir(), limits)).rejects.toThrow(
+      /more than 8388608 bytes once decompressed/,
+    );
+    // The same archive within the bound extracts, the large file listed as skipped.
+    const result = await extractTarball(bomb, await outputDir(), {
+      ...limits,
+      maxArchiveBytes: 128 * 1024 * 1024,
+    });
+    expect(result.skipped).toEqual([{ path: "zeros.bin", reason: "too-large" }]);
+  });
 });
