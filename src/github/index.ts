@@ -1,5 +1,6 @@
 // Front door of src/github: the GitHub adapter: webhook handlers, rounds on pull requests, publishing.
 // Other folders import only from here; this lists what they use today.
+export { abandonRound } from "./abandon-round.js";
 export type { TriggerDecision } from "./can-trigger-review.js";
 export { describeError } from "./describe-error.js";
 export { type ExtractResult, extractTarball, unlistedSkipsNote } from "./extract-tarball.js";

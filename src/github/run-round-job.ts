@@ -1,14 +1,14 @@
 import type { LensReport } from "../agent/index.js";
 import { planReview } from "../config/index.js";
+import { closedCheck, movedOnCheck } from "../render/index.js";
+import { gaveUpReason, MAX_ROUND_ATTEMPTS } from "../run/index.js";
 import type { StoredRound } from "../run/store/index.js";
+import { abandonRound } from "./abandon-round.js";
+import { endRound } from "./end-round.js";
 import type { GitHubClient } from "./github-client.js";
 import { isForkPullRequest } from "./is-fork-pull-request.js";
 import { loadRepoConfig } from "./load-repo-config.js";
-import { completeCheckRun } from "./publish-check-run.js";
 import { type RoundDependencies, runPullRequestRound } from "./run-pull-request-round.js";
-
-/** A round that keeps crashing whoever runs it is given up after this many starts. */
-export const MAX_ROUND_ATTEMPTS = 3;
 
 export interface RoundJobInput {
   round: StoredRound;
@@ -37,13 +37,7 @@ export async function runRoundJob(
     pr: round.pullNumber,
   };
   if (round.attempts >= MAX_ROUND_ATTEMPTS) {
-    const failure = `gave up after ${round.attempts} attempts`;
-    await deps.store.finishRound(round.id, { state: "failed", failure });
-    await endCheck(octokit, round, "neutral", {
-      title: "Gadfly could not finish this review",
-      summary: `The review round was ${failure}. Comment \`@gadfly review\` to try again.`,
-    });
-    deps.log.warn(fields, "round abandoned after repeated attempts");
+    await abandonRound(octokit, round, gaveUpReason(round.attempts), deps);
     return;
   }
   const { data: pull } = await octokit.rest.pulls.get({
@@ -52,15 +46,21 @@ export async function runRoundJob(
   });
   if (pull.state !== "open" || pull.head.sha !== round.headSha) {
     const moved = pull.head.sha !== round.headSha;
-    await deps.store.finishRound(round.id, {
-      state: "cancelled",
-      failure: "the pull request moved on before the round ran",
-      ...(moved ? { supersededBy: pull.head.sha } : {}),
-    });
-    await endCheck(octokit, round, "cancelled", {
-      title: moved ? `Superseded by ${pull.head.sha.slice(0, 7)}` : "Pull request closed",
-      summary: "The pull request moved on before this review round could finish.",
-    });
+    await endRound(
+      octokit,
+      round,
+      round.artifacts.checkRunId,
+      {
+        ending: {
+          state: "cancelled",
+          failure: "the pull request moved on before the round ran",
+          ...(moved ? { supersededBy: pull.head.sha } : {}),
+        },
+        conclusion: "cancelled",
+        check: moved ? movedOnCheck(pull.head.sha) : closedCheck(),
+      },
+      deps.store,
+    );
     deps.log.info(fields, "round cancelled: the pull request moved on");
     return;
   }
@@ -85,16 +85,4 @@ export async function runRoundJob(
     },
     deps,
   );
-}
-
-/** Completes the round's check, if it has one, so a round ended here does not stay in progress. */
-async function endCheck(
-  octokit: GitHubClient,
-  round: StoredRound,
-  conclusion: "neutral" | "cancelled",
-  output: { title: string; summary: string },
-): Promise<void> {
-  const checkRunId = round.artifacts.checkRunId;
-  if (checkRunId === undefined) return;
-  await completeCheckRun(octokit, round.repo, checkRunId, conclusion, output);
 }

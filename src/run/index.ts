@@ -8,6 +8,7 @@ export { prepareChangeSet } from "./prepare-change-set.js";
 export { type ReviewChangeResult, reviewChange } from "./review-change.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
+export { gaveUpReason, MAX_ROUND_ATTEMPTS } from "./round-attempts.js";
 export type {
   LensState,
   LensStatus,

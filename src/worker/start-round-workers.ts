@@ -4,7 +4,7 @@ import type {
   RoundRegistry,
   StopReason,
 } from "../github/index.js";
-import { resumeUnfinishedRounds, runRoundJob } from "../github/index.js";
+import { abandonRound, resumeUnfinishedRounds, runRoundJob } from "../github/index.js";
 import type { JobStopError, WorkQueue } from "../run/queue/index.js";
 import { createRoundJobHandler } from "../run/queue/index.js";
 import type { RunStore } from "../run/store/index.js";
@@ -62,6 +62,20 @@ export async function startRoundWorkers(options: RoundWorkersOptions): Promise<n
       await run;
     },
     stopRound: (roundId, stop) => registry.stop(roundId, stopReasonOf(stop)),
+    abandonRound: async (round, failure) => {
+      try {
+        const deps = await options.dependencies();
+        await abandonRound(
+          await options.installationClient(round.installationId),
+          round,
+          failure,
+          deps,
+        );
+      } finally {
+        // Recorded even when GitHub is what keeps failing (then the check cannot be completed).
+        await store.finishRound(round.id, { state: "failed", failure });
+      }
+    },
   });
   await options.queue.work(handler, { concurrency: options.concurrency });
   return resumeUnfinishedRounds(store, options.queue);

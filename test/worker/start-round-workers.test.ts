@@ -1,24 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry, type StopReason } from "../../src/github/round-registry.js";
-import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
 import type { RoundJobInput } from "../../src/github/run-round-job.js";
+import { MAX_ROUND_ATTEMPTS } from "../../src/run/index.js";
 import { InMemoryWorkQueue } from "../../src/run/queue/in-memory-work-queue.js";
-import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import type { RoundMetricState } from "../../src/server/gadfly-metrics.js";
-import { systemClock } from "../../src/time/clock.js";
 import { startRoundWorkers } from "../../src/worker/start-round-workers.js";
 import { sampleLensReport } from "../builders/lens-report.js";
 import { deferred } from "../helpers/deferred.js";
 import { eventually } from "../helpers/eventually.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
 
-const silent = { info() {}, warn() {}, error() {} };
+const _silent = { info() {}, warn() {}, error() {} };
 
 let temporary: TemporaryStoreDirectory;
 let store: SqliteRunStore;
@@ -46,23 +44,7 @@ afterEach(async () => {
 
 /** Workers whose rounds wait until stopped; a cancelled one is ended as cancelled in the store. */
 function start() {
-  const deps: RoundDependencies = {
-    config: AppConfig.parse({
-      providers: [{ name: "local", type: "ollama" }],
-      models: [{ id: "m", provider: "local" }],
-    }),
-    env: {},
-    store,
-    queue,
-    limiter: createReviewerLimiter(1),
-    registry,
-    lenses: [],
-    dataDir: temporary.directory,
-    clock: systemClock,
-    boardIntervalMs: 100,
-    botLogin: "gadfly[bot]",
-    log: silent,
-  };
+  const deps = roundDependencies({ store, dataDir: temporary.directory }, { queue, registry });
   return startRoundWorkers({
     queue,
     concurrency: 2,
@@ -156,5 +138,58 @@ describe("startRoundWorkers", () => {
     expect(resumed?.input.resumed).toBe(true);
     expect(resumed?.input.finished.map((report) => report.lens)).toEqual(["security"]);
     expect(rounds.sort()).toEqual(["resumed", "started"]);
+  });
+
+  it("abandons a round whose job fails on every attempt: failed in the store, its check completed", async () => {
+    const round = await queuedRound(1);
+    await store.setArtifacts(round.id, { checkRunId: 7 });
+    const updates: {
+      check_run_id: number;
+      status?: string;
+      conclusion?: string;
+      output?: unknown;
+    }[] = [];
+    const client = {
+      rest: {
+        checks: {
+          update: async (request: (typeof updates)[number]) => {
+            updates.push(request);
+            return { data: {} };
+          },
+        },
+      },
+    } as unknown as GitHubClient;
+    let attempts = 0;
+    await startRoundWorkers({
+      queue,
+      concurrency: 1,
+      store,
+      registry,
+      installationClient: async () => client,
+      dependencies: async () => roundDependencies({ store, dataDir: temporary.directory }),
+      runJob: async () => {
+        attempts++;
+        throw new Error("GitHub is down");
+      },
+    });
+    await queue.enqueue({ roundId: round.id, installationId: 42 });
+    await eventually(
+      "the round to be given up",
+      async () => (await store.findRound(round.id))?.state === "failed",
+    );
+    expect(attempts).toBe(MAX_ROUND_ATTEMPTS);
+    expect(await store.findRound(round.id)).toMatchObject({
+      failure: `gave up after ${MAX_ROUND_ATTEMPTS} attempts`,
+    });
+    await eventually("the check to be completed", () => updates.length === 1);
+    expect(updates[0]).toMatchObject({
+      check_run_id: 7,
+      status: "completed",
+      conclusion: "neutral",
+      output: {
+        title: "Gadfly could not finish this review",
+        summary: expect.stringContaining(`failed: gave up after ${MAX_ROUND_ATTEMPTS} attempts`),
+      },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { LensReport } from "../../agent/index.js";
+import { gaveUpReason } from "../round-attempts.js";
 import type { RunStore, StoredRound } from "../store/run-store.js";
 import { JobStopError } from "./job-stop-error.js";
 import type { JobHandler } from "./work-queue.js";
@@ -17,6 +18,12 @@ export interface RoundJobHandlerOptions {
    * whichever worker takes the job next (after `lost`, one already has).
    */
   stopRound(roundId: string, stop: JobStopError): void;
+  /**
+   * Ends a round the queue gave up on (its job failed on every attempt), with the
+   * failure to record: failed in the store and its check completed, so nothing stays
+   * "in progress". The GitHub side, e.g. `abandonRound`.
+   */
+  abandonRound(round: StoredRound, failure: string): Promise<void>;
 }
 
 /**
@@ -44,10 +51,7 @@ export function createRoundJobHandler(options: RoundJobHandlerOptions): JobHandl
       await options.runRound(round, finished, attempt > 1 || round.attempts > 0);
     } catch (error) {
       if (!lastAttempt) throw error;
-      await options.store.finishRound(round.id, {
-        state: "failed",
-        failure: `gave up after ${attempt} attempts`,
-      });
+      await options.abandonRound(round, gaveUpReason(attempt));
     } finally {
       signal.removeEventListener("abort", onAbort);
     }

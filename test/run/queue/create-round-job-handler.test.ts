@@ -41,6 +41,10 @@ const taken = (roundId: string, overrides: { attempt?: number; signal?: AbortSig
   signal: overrides.signal ?? new AbortController().signal,
 });
 
+const failIfCalled = async (): Promise<void> => {
+  throw new Error("abandonRound must not be called here");
+};
+
 describe("createRoundJobHandler", () => {
   it("runs a live round with the lenses it already paid for, resumed on a later attempt", async () => {
     const round = await queuedRound();
@@ -53,6 +57,7 @@ describe("createRoundJobHandler", () => {
         runs.push({ id: stored.id, finished: finished.length, resumed });
       },
       stopRound: () => undefined,
+      abandonRound: failIfCalled,
     });
     await handler(taken(round.id, { attempt: 2 }));
     expect(runs).toEqual([{ id: round.id, finished: 1, resumed: true }]);
@@ -69,6 +74,7 @@ describe("createRoundJobHandler", () => {
         runs.push(stored.id);
       },
       stopRound: () => undefined,
+      abandonRound: failIfCalled,
     });
     await handler(taken(older.id));
     await handler(
@@ -83,10 +89,11 @@ describe("createRoundJobHandler", () => {
     });
   });
 
-  it("passes a stop to the running round, and fails the round when the queue gives up", async () => {
+  it("passes a stop to the running round, and abandons the round when the queue gives up", async () => {
     const round = await queuedRound();
     const controller = new AbortController();
     const stops: [string, string][] = [];
+    const abandoned: [string, string][] = [];
     const handler = createRoundJobHandler({
       store,
       runRound: async () => {
@@ -94,6 +101,10 @@ describe("createRoundJobHandler", () => {
         throw new Error("GitHub is down");
       },
       stopRound: (roundId, stop) => stops.push([roundId, stop.kind]),
+      abandonRound: async (abandonedRound, failure) => {
+        abandoned.push([abandonedRound.id, failure]);
+        await store.finishRound(abandonedRound.id, { state: "failed", failure });
+      },
     });
     await expect(handler(taken(round.id, { signal: controller.signal }))).rejects.toThrow(
       "GitHub is down",
@@ -101,7 +112,10 @@ describe("createRoundJobHandler", () => {
     expect(stops).toEqual([[round.id, "shutdown"]]);
     expect((await store.findRound(round.id))?.state).toBe("queued");
 
+    expect(abandoned).toEqual([]);
+
     await handler(taken(round.id, { attempt: 3 }));
+    expect(abandoned).toEqual([[round.id, "gave up after 3 attempts"]]);
     expect(await store.findRound(round.id)).toMatchObject({
       state: "failed",
       failure: "gave up after 3 attempts",
