@@ -18,8 +18,8 @@ import {
   startFakeGitHub,
 } from "./fakes/fake-github/index.js";
 import { probotCredentials } from "./fakes/fake-github/probot-credentials.js";
-import { RecordingQueue } from "./github/helpers/recording-queue.js";
 import { eventually } from "./helpers/eventually.js";
+import { RecordingQueue } from "./helpers/recording-queue.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,

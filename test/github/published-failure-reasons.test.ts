@@ -10,11 +10,7 @@ import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
 import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
-import {
-  type RoundDependencies,
-  runPullRequestRound,
-} from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
 import { ModelError, ModelTimeoutError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";
@@ -22,18 +18,17 @@ import { JobStopError } from "../../src/run/queue/job-stop-error.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RunStore, StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
-import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   type PullRequestSnapshot,
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /** An error as Node's fs gives it: errno, syscall, code and a path in the message. */
 function fileSystemError(path: string): NodeJS.ErrnoException {
@@ -186,21 +181,16 @@ describe("a round whose lens and whose store fail on a path under the data direc
       (fields: object, message: string): void => {
         logged.push({ message: `${level}: ${message}`, fields: fields as Record<string, unknown> });
       };
-    const deps: RoundDependencies = {
-      config,
-      env: {},
-      store: failingStore,
-      queue: new RecordingQueue(),
-      limiter: createReviewerLimiter(2),
-      registry: new RoundRegistry(),
-      lenses,
-      dataDir: temporary.directory,
-      clock: systemClock,
-      boardIntervalMs: 0,
-      botLogin: "gadfly[bot]",
-      log: { info: record("info"), warn: record("warn"), error: record("error") },
-      createModel: () => failingModel,
-    };
+    const deps = roundDependencies(
+      { store: failingStore, dataDir: temporary.directory },
+      {
+        config,
+        limiter: createReviewerLimiter(2),
+        lenses,
+        log: { info: record("info"), warn: record("warn"), error: record("error") },
+        createModel: () => failingModel,
+      },
+    );
     const plan = resolveReviewPlan(config, DEFAULT_REPO_CONFIG);
     await runPullRequestRound(
       octokit,

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { resumeUnfinishedRounds } from "../../src/github/resume-unfinished-rounds.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { RecordingQueue } from "../helpers/recording-queue.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
 
 let temporary: TemporaryStoreDirectory;
 let store: SqliteRunStore;

@@ -9,16 +9,12 @@ import { AppConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
-import {
-  type RoundDependencies,
-  runPullRequestRound,
-} from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
-import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   type PullRequestSnapshot,
@@ -27,11 +23,11 @@ import {
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import { deferred } from "../helpers/deferred.js";
 import { eventually } from "../helpers/eventually.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /*
  * How a round that is stopped from outside (a cancellation from the queue, a
@@ -87,25 +83,17 @@ function heldModel(): ChatModel {
 }
 
 function run(): Promise<void> {
-  const deps: RoundDependencies = {
-    config,
-    env: {},
-    store,
-    queue: new RecordingQueue(),
-    limiter: createReviewerLimiter(2),
-    registry,
-    lenses,
-    dataDir: temporary.directory,
-    clock: systemClock,
-    boardIntervalMs: 0,
-    botLogin: "gadfly[bot]",
-    log: {
-      info() {},
-      warn: (_fields, message) => warnings.push(message),
-      error() {},
+  const deps = roundDependencies(
+    { store, dataDir: temporary.directory },
+    {
+      config,
+      limiter: createReviewerLimiter(2),
+      registry,
+      lenses,
+      log: { info() {}, warn: (_fields, message) => warnings.push(message), error() {} },
+      createModel: () => heldModel(),
     },
-    createModel: () => heldModel(),
-  };
+  );
   const plan = resolveReviewPlan(config, DEFAULT_REPO_CONFIG);
   return runPullRequestRound(
     octokit,

@@ -4,8 +4,6 @@ import { loadLenses } from "../../src/agent/load-lenses.js";
 import { AppConfig, type ModelConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
-import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
 import { runRoundJob } from "../../src/github/run-round-job.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { FORK_SKIP_REASON } from "../../src/run/fork-rule.js";
@@ -15,11 +13,11 @@ import type { IsolationLevel } from "../../src/sandbox/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import { FakeClock } from "../helpers/fake-clock.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /*
  * Whoever runs a round (the worker that took the job, or one resuming it after a restart)
@@ -106,22 +104,18 @@ async function resumeRound(
       }),
     };
   };
-  const deps: RoundDependencies = {
-    config,
-    env: {},
-    store,
-    queue: new RecordingQueue(),
-    limiter: createReviewerLimiter(2),
-    registry: new RoundRegistry(),
-    lenses: await loadLenses(),
-    dataDir: temporary.directory,
-    clock,
-    boardIntervalMs: 100,
-    botLogin: "gadfly[bot]",
-    log: { info() {}, warn() {}, error() {} },
-    ...(ownFactory ? { createModel } : {}),
-    ...(agentIsolation === undefined ? {} : { agentIsolation }),
-  };
+  const deps = roundDependencies(
+    { store, dataDir: temporary.directory },
+    {
+      config,
+      limiter: createReviewerLimiter(2),
+      lenses: await loadLenses(),
+      clock,
+      boardIntervalMs: 100,
+      ...(ownFactory ? { createModel } : {}),
+      ...(agentIsolation === undefined ? {} : { agentIsolation }),
+    },
+  );
   const stored = (await store.findRound(round.id)) ?? round;
   await runRoundJob(octokit, { round: stored, finished: [], resumed: true }, deps);
   const outcomes = (await store.lensReports(round.id)).map(

@@ -1,25 +1,22 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
 import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
-import { MAX_ROUND_ATTEMPTS, runRoundJob } from "../../src/github/run-round-job.js";
-import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { runRoundJob } from "../../src/github/run-round-job.js";
+import { MAX_ROUND_ATTEMPTS } from "../../src/run/index.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
-import { systemClock } from "../../src/time/clock.js";
 import {
   type FakeGitHub,
   type PullRequestSnapshot,
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
 
 /* The worker's side of a round before it runs: rounds whose pull request moved on, or that keep failing, end here. */
 
@@ -53,23 +50,7 @@ beforeEach(async () => {
     repo: "api",
     files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
   });
-  deps = {
-    config: AppConfig.parse({
-      providers: [{ name: "local", type: "ollama" }],
-      models: [{ id: "m", provider: "local" }],
-    }),
-    env: {},
-    store,
-    queue: new RecordingQueue(),
-    limiter: createReviewerLimiter(1),
-    registry: new RoundRegistry(),
-    lenses: [],
-    dataDir: temporary.directory,
-    clock: systemClock,
-    boardIntervalMs: 100,
-    botLogin: "gadfly[bot]",
-    log: { info() {}, warn() {}, error() {} },
-  };
+  deps = roundDependencies({ store, dataDir: temporary.directory });
 });
 afterEach(async () => {
   await temporary.remove();

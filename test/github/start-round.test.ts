@@ -1,20 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RepoConfig } from "../../src/config/repo-config-schema.js";
-import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
 import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
 import { type RoundRequest, startRound } from "../../src/github/start-round.js";
-import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
-import { systemClock } from "../../src/time/clock.js";
+import { RecordingQueue } from "../helpers/recording-queue.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
 
-const silent = { info() {}, warn() {}, error() {} };
+const _silent = { info() {}, warn() {}, error() {} };
 /** Every test passes the repo config in, so the round needs nothing from GitHub. */
 const offline = {} as GitHubClient;
 const loaded = (text: Partial<RepoConfig> = {}) => ({
@@ -41,23 +38,7 @@ beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
   store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
   queue = new RecordingQueue();
-  deps = {
-    config: AppConfig.parse({
-      providers: [{ name: "local", type: "ollama" }],
-      models: [{ id: "m", provider: "local" }],
-    }),
-    env: {},
-    store,
-    queue,
-    limiter: createReviewerLimiter(1),
-    registry: new RoundRegistry(),
-    lenses: [],
-    dataDir: temporary.directory,
-    clock: systemClock,
-    boardIntervalMs: 100,
-    botLogin: "gadfly[bot]",
-    log: silent,
-  };
+  deps = roundDependencies({ store, dataDir: temporary.directory }, { queue });
 });
 afterEach(async () => {
   await temporary.remove();

@@ -3,7 +3,7 @@ import type {
   QueueDepth,
   RoundJob,
   WorkQueue,
-} from "../../../src/run/queue/work-queue.js";
+} from "../../src/run/queue/work-queue.js";
 
 /** A WorkQueue that only records what it was asked: jobs enqueued (once each) and cancellations. */
 export class RecordingQueue implements WorkQueue {

@@ -1,0 +1,37 @@
+import { AppConfig } from "../../src/config/schema.js";
+import { RoundRegistry } from "../../src/github/round-registry.js";
+import type { RoundDependencies, RoundLog } from "../../src/github/run-pull-request-round.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import type { RunStore } from "../../src/run/store/run-store.js";
+import { systemClock } from "../../src/time/clock.js";
+import { RecordingQueue } from "./recording-queue.js";
+
+export const silentLog: RoundLog = { info() {}, warn() {}, error() {} };
+
+/**
+ * A round's dependencies for a test: the store and the data directory it names, and
+ * the rest defaulted (one Ollama model `m`, no lenses, a queue that only records, a fresh
+ * registry, the system clock, board edits unthrottled, a silent log), each overridable.
+ */
+export function roundDependencies(
+  required: { store: RunStore; dataDir: string },
+  overrides: Partial<RoundDependencies> = {},
+): RoundDependencies {
+  return {
+    config: AppConfig.parse({
+      providers: [{ name: "local", type: "ollama" }],
+      models: [{ id: "m", provider: "local" }],
+    }),
+    env: {},
+    queue: new RecordingQueue(),
+    limiter: createReviewerLimiter(1),
+    registry: new RoundRegistry(),
+    lenses: [],
+    clock: systemClock,
+    boardIntervalMs: 0,
+    botLogin: "gadfly[bot]",
+    log: silentLog,
+    ...required,
+    ...overrides,
+  };
+}
