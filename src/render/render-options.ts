@@ -5,7 +5,10 @@ import type { TemplateEngine } from "./template-engine.js";
 export interface RenderOptions {
   /** Default: the shipped templates (`defaultTemplateEngine()`). */
   engine?: TemplateEngine;
-  /** Titles and emoji of custom lenses (or restyled built-ins), by lens id. */
+  /**
+   * Titles and emoji by lens id, from the lens definitions (`lenses/*.md`, a repository's
+   * custom lenses); a lens missing here is titled from its id.
+   */
   lenses?: Readonly<Record<string, LensMetadata>>;
   /** Longest body to produce, in UTF-16 code units; default and ceiling in body-limit.ts. */
   maxLength?: number;

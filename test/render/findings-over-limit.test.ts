@@ -4,6 +4,7 @@ import { formatText } from "../../src/cli/format-text.js";
 import { JsonReport } from "../../src/cli/schema.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { referenceConsensus } from "./reference-page.js";
 
 /** The reference round, with kimi's security lens having answered 57 more findings than the limit. */
@@ -26,12 +27,14 @@ function withOverflow(): Consensus {
 
 describe("findings dropped over the per-lens limit", () => {
   it("are counted in the lens section of the consensus comment", () => {
-    const { body } = renderConsensusComment(withOverflow());
+    const { body } = renderConsensusComment(withOverflow(), { lenses: LENS_TITLES });
     expect(body).toContain(
       "<b>🔒 Security</b> — No material issues found · 57 more findings dropped (limit 50 per lens)</summary>",
     );
     expect(body.match(/more findings? dropped/g)).toHaveLength(1);
-    expect(renderConsensusComment(referenceConsensus()).body).not.toContain("more finding");
+    expect(
+      renderConsensusComment(referenceConsensus(), { lenses: LENS_TITLES }).body,
+    ).not.toContain("more finding");
   });
 
   it("are counted in the CLI's text and JSON", () => {

@@ -6,6 +6,7 @@ import { renderInlineReviewBody } from "../../src/render/render-inline-review-bo
 import { renderInvalidConfigNotice } from "../../src/render/render-invalid-config-notice.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import { expectGolden } from "./golden.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 import {
   finishedStatus,
   HEAD_SHA,
@@ -31,6 +32,7 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
 
   it("consensus comment of the reference page (round 1)", () => {
     const rendered = renderConsensusComment(referenceConsensus(), {
+      lenses: LENS_TITLES,
       meta: { runId: "run-7f3a", headSha: HEAD_SHA, round: 1, fingerprints: ["fp-leading-marker"] },
     });
     expectGolden("consensus-round-1", rendered.body);
@@ -38,6 +40,7 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
 
   it("consensus comment of round 2, with what changed since round 1", () => {
     const rendered = renderConsensusComment(roundTwoConsensus(), {
+      lenses: LENS_TITLES,
       findingUrls: {
         "fp-leading-marker": "https://github.com/steve/mort/pull/412#discussion_r2260099",
       },
@@ -47,6 +50,7 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
 
   it("consensus comment whose per-model detail overflows into one comment per model", () => {
     const rendered = renderConsensusComment(referenceConsensus(), {
+      lenses: LENS_TITLES,
       maxLength: 6_000,
       modelCommentUrls: {
         "claude-code/opus": "https://github.com/steve/mort/pull/412#issuecomment-3170001",
@@ -79,7 +83,7 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
   });
 
   it("check run output", () => {
-    const output = renderCheckRunOutput(roundTwoConsensus());
+    const output = renderCheckRunOutput(roundTwoConsensus(), { lenses: LENS_TITLES });
     expectGolden("check-run-summary", `# ${output.title}\n\n${output.summary}`);
     expectGolden("check-run-text", output.text);
   });

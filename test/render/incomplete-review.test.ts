@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { referenceConsensus } from "./reference-page.js";
 
 function everyLensFailed(): Consensus {
@@ -26,7 +27,7 @@ function everyLensFailed(): Consensus {
 
 describe("an incomplete review is never presented as a clean one", () => {
   it("says no model completed instead of a verdict", () => {
-    const { body } = renderConsensusComment(everyLensFailed());
+    const { body } = renderConsensusComment(everyLensFailed(), { lenses: LENS_TITLES });
     // The summary, above the per-model detail (whose lens texts are the models' own words).
     const summary = body.slice(0, body.indexOf("<details>"));
     expect(summary).not.toContain("No material issues found");
@@ -56,15 +57,21 @@ describe("an incomplete review is never presented as a clean one", () => {
         ...rest,
       ],
     };
-    const { body } = renderConsensusComment(partial);
+    const { body } = renderConsensusComment(partial, { lenses: LENS_TITLES });
     expect(body).toMatch(/⚠️ Partial review: 1 of \d+ lens reviews did not complete/);
-    expect(renderConsensusComment(referenceConsensus()).body).not.toContain("Partial review");
+    expect(
+      renderConsensusComment(referenceConsensus(), { lenses: LENS_TITLES }).body,
+    ).not.toContain("Partial review");
   });
 });
 
 describe("the check run of an incomplete review", () => {
   it("titles it as such", () => {
-    expect(renderCheckRunOutput(everyLensFailed()).title).toBe("No model completed the review");
-    expect(renderCheckRunOutput(referenceConsensus()).title).toBe("Minor issues");
+    expect(renderCheckRunOutput(everyLensFailed(), { lenses: LENS_TITLES }).title).toBe(
+      "No model completed the review",
+    );
+    expect(renderCheckRunOutput(referenceConsensus(), { lenses: LENS_TITLES }).title).toBe(
+      "Minor issues",
+    );
   });
 });

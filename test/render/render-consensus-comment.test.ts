@@ -3,6 +3,7 @@ import type { Cluster } from "../../src/consensus/cluster.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { parseMetaComment } from "../../src/render/parse-meta-comment.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { pageLensReport, referenceConsensus, roundTwoConsensus } from "./reference-page.js";
 
 const ZWJ = "\u200D";
@@ -17,7 +18,9 @@ function withTitle(consensus: Consensus, title: string): Consensus {
 
 describe("renderConsensusComment", () => {
   it("has the reference page's head: marker, heading, verdict with counts", () => {
-    const { body, overflow } = renderConsensusComment(referenceConsensus());
+    const { body, overflow } = renderConsensusComment(referenceConsensus(), {
+      lenses: LENS_TITLES,
+    });
     expect(body.split("\n").slice(0, 3)).toEqual([
       "<!-- gadfly-consensus -->",
       "## 🪰 Gadfly review — consensus across 4 models",
@@ -48,7 +51,7 @@ describe("renderConsensusComment", () => {
       clusters: [],
       verdict: "No material issues found",
     };
-    const { body } = renderConsensusComment(consensus);
+    const { body } = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     expect(body).toContain(
       "consensus across 1 model\n**Verdict: No material issues found** · no findings\n",
     );
@@ -58,12 +61,16 @@ describe("renderConsensusComment", () => {
 
   it("warns when no model completed its review", () => {
     const consensus = { ...referenceConsensus(), modelCount: 0, clusters: [] };
-    expect(renderConsensusComment(consensus).body).toContain("⚠️ No model completed its review");
+    expect(renderConsensusComment(consensus, { lenses: LENS_TITLES }).body).toContain(
+      "⚠️ No model completed its review",
+    );
   });
 
   it("keeps a hostile title inside its table cell", () => {
     const title = "a | b\n</details><!-- gadfly-status-board --> `x|y` @octocat ` \u202Eevil";
-    const { body } = renderConsensusComment(withTitle(referenceConsensus(), title));
+    const { body } = renderConsensusComment(withTitle(referenceConsensus(), title), {
+      lenses: LENS_TITLES,
+    });
     const row = body.split("\n").find((line) => line.includes("octocat")) ?? "";
     expect(row.match(/(^|[^\\])\|/g)).toHaveLength(6);
     expect(row).toBe(
@@ -80,14 +87,14 @@ describe("renderConsensusComment", () => {
       ...security,
       text: "</details></details>\n<!-- gadfly-consensus -->\n<details>\n```js\nconst open = '<details>';",
     };
-    const { body } = renderConsensusComment(consensus);
+    const { body } = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     expect(body.match(/^<details/gm)?.length).toBe(body.match(/^<\/details>/gm)?.length);
     expect(body.match(/<!--/g)).toHaveLength(1);
     expect(body).toContain("```js\nconst open = '<details>';\n```\n\n</details>");
     expect(body.endsWith(FOOTER)).toBe(true);
   });
 
-  it("titles custom lenses from the options, else from their id", () => {
+  it("titles lenses from their definitions, else from their id", () => {
     const consensus = referenceConsensus();
     const [opus] = consensus.models;
     if (opus === undefined) throw new Error("fixture");
@@ -96,7 +103,7 @@ describe("renderConsensusComment", () => {
       pageLensReport(opus.model, opus.provider, "data-privacy", { text: "Fine." }),
     );
     const { body } = renderConsensusComment(consensus, {
-      lenses: { accessibility: { title: "Accessibility", emoji: "♿" } },
+      lenses: { ...LENS_TITLES, accessibility: { title: "Accessibility", emoji: "♿" } },
     });
     expect(body).toContain(
       "<details><summary><b>♿ Accessibility</b> — No material issues found</summary>",
@@ -110,7 +117,7 @@ describe("renderConsensusComment", () => {
   });
 
   it("shows round 2's changes, failed lenses, recovered answers and dropped findings", () => {
-    const { body } = renderConsensusComment(roundTwoConsensus());
+    const { body } = renderConsensusComment(roundTwoConsensus(), { lenses: LENS_TITLES });
     expect(body).toContain(
       "**Since the last round** (`9f8e7d6`): ✅ 2 fixed · 🔁 4 still open · 🆕 1 new",
     );
@@ -132,16 +139,19 @@ describe("renderConsensusComment", () => {
     const fixed = consensus.comparison?.fixed[0];
     if (fixed === undefined) throw new Error("fixture");
     fixed.url = "javascript:alert(1)";
-    expect(renderConsensusComment(consensus).body).not.toContain("javascript:");
+    expect(renderConsensusComment(consensus, { lenses: LENS_TITLES }).body).not.toContain(
+      "javascript:",
+    );
   });
 
   it("carries the meta line, and leaves it out (saying so) when it would crowd the comment", () => {
     const meta = { runId: "r1", round: 1, fingerprints: ["a", "b"] };
-    const small = renderConsensusComment(referenceConsensus(), { meta });
+    const small = renderConsensusComment(referenceConsensus(), { lenses: LENS_TITLES, meta });
     expect(small.metaIncluded).toBe(true);
     expect(small.body.split("\n")[1]).toMatch(/^<!-- gadfly-meta /);
     expect(parseMetaComment(small.body)).toEqual(meta);
     const huge = renderConsensusComment(referenceConsensus(), {
+      lenses: LENS_TITLES,
       meta: { fingerprints: Array.from({ length: 5_000 }, (_, i) => `fingerprint-${i}`) },
     });
     expect(huge.metaIncluded).toBe(false);
@@ -150,7 +160,7 @@ describe("renderConsensusComment", () => {
 
   it("moves per-model detail to one comment per model, then cuts tables, to fit", () => {
     const consensus = referenceConsensus();
-    const folded = renderConsensusComment(consensus, { maxLength: 8_000 });
+    const folded = renderConsensusComment(consensus, { lenses: LENS_TITLES, maxLength: 8_000 });
     expect(folded.body.length).toBeLessThanOrEqual(8_000);
     expect(folded.body).not.toContain("Per-model detail</summary>");
     expect(folded.body).toContain("**Per-model detail** is in one comment per model");
@@ -160,7 +170,7 @@ describe("renderConsensusComment", () => {
       "<!-- gadfly-model:glm-5.2:cloud -->",
       "<!-- gadfly-model:kimi-k2.6:cloud -->",
     ]);
-    const cut = renderConsensusComment(consensus, { maxLength: 1_800 });
+    const cut = renderConsensusComment(consensus, { lenses: LENS_TITLES, maxLength: 1_800 });
     expect(cut.body.length).toBeLessThanOrEqual(1_800);
     expect(cut.body).toMatch(
       /… and \d+ more (multi|single)-model findings?, not shown: comment size limit\./,

@@ -3,6 +3,7 @@ import type { ModelSummary } from "../../src/consensus/consensus.js";
 import { escapeMarkdownBlock } from "../../src/render/escape-markdown-block.js";
 import { modelCommentMarker } from "../../src/render/markers.js";
 import { renderModelOverflowComment } from "../../src/render/render-model-overflow-comment.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { pageLensReport, referenceConsensus } from "./reference-page.js";
 
 function opus(): ModelSummary {
@@ -13,7 +14,7 @@ function opus(): ModelSummary {
 
 describe("renderModelOverflowComment", () => {
   it("starts with the model's marker and shows every lens whole when it fits", () => {
-    const comment = renderModelOverflowComment(opus());
+    const comment = renderModelOverflowComment(opus(), { lenses: LENS_TITLES });
     expect(comment.marker).toBe("<!-- gadfly-model:claude-code/opus -->");
     expect(
       comment.body.startsWith(
@@ -31,7 +32,7 @@ describe("renderModelOverflowComment", () => {
     const long = { ...first, text: `Start.\n${"long line of review text\n".repeat(2_000)}` };
     const comment = renderModelOverflowComment(
       { ...model, lenses: [long, ...rest] },
-      { maxLength: 20_000 },
+      { lenses: LENS_TITLES, maxLength: 20_000 },
     );
     expect(comment.body.length).toBeLessThanOrEqual(20_000);
     expect(comment.body.match(/… truncated/g)).toHaveLength(1);
@@ -47,7 +48,10 @@ describe("renderModelOverflowComment", () => {
     const lenses = Array.from({ length: 80 }, (_, i) =>
       pageLensReport(base.model, base.provider, `custom-lens-${i}`, { text: "x".repeat(500) }),
     );
-    const comment = renderModelOverflowComment({ ...base, lenses }, { maxLength: 3_000 });
+    const comment = renderModelOverflowComment(
+      { ...base, lenses },
+      { lenses: LENS_TITLES, maxLength: 3_000 },
+    );
     expect(comment.body.length).toBeLessThanOrEqual(3_000);
     expect(comment.body).toMatch(/_… and \d+ more lenses, not shown: comment size limit\._/);
     expect(comment.body.endsWith("Advisory only — does not block merge.</sub>\n")).toBe(true);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GITHUB_BODY_LIMIT } from "../../src/render/body-limit.js";
 import { renderCheckRunOutput } from "../../src/render/render-check-run-output.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { buildConsensus, consensusArbitrary } from "./large-consensus.js";
 
 const FOOTER =
@@ -26,6 +27,7 @@ describe("every body fits GitHub's limit, markers and footers intact", () => {
     fc.assert(
       fc.property(consensusArbitrary, maxLength, (consensus, limit) => {
         const rendered = renderConsensusComment(consensus, {
+          lenses: LENS_TITLES,
           meta: { fingerprints: consensus.clusters.map((c) => c.fingerprint) },
           ...(limit === undefined ? {} : { maxLength: limit }),
         });
@@ -46,7 +48,7 @@ describe("every body fits GitHub's limit, markers and footers intact", () => {
             /Advisory only — does not block merge\.<\/sub>$/,
           );
         }
-        const output = renderCheckRunOutput(consensus);
+        const output = renderCheckRunOutput(consensus, { lenses: LENS_TITLES });
         expect(output.summary.length).toBeLessThan(65_536);
         expect(output.text.length).toBeLessThan(65_536);
       }),
@@ -64,7 +66,7 @@ describe("every body fits GitHub's limit, markers and footers intact", () => {
       titleLength: 400,
       withComparison: true,
     });
-    const rendered = renderConsensusComment(consensus);
+    const rendered = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     expect(rendered.overflow).toHaveLength(6);
     expectIntact(rendered.body, "<!-- gadfly-consensus -->", /does not block merge\.<\/sub>$/);
     expect(rendered.body).toMatch(

@@ -8,6 +8,7 @@ import { renderConsensusComment } from "../../src/render/render-consensus-commen
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
 import { lensReport } from "../builders/lens-report.js";
+import { LENS_TITLES } from "./helpers/lens-titles.js";
 
 const REASON = "agent CLIs do not review fork PRs here";
 const LENSES = ["security", "correctness"];
@@ -86,14 +87,14 @@ describe("consensus with a skipped model", () => {
     const consensus = oneModelSkipped();
     expect(consensus.modelCount).toBe(2);
     expect(consensus.clusters.map((cluster) => cluster.models)).toEqual([["alpha", "beta"]]);
-    const { body } = renderConsensusComment(consensus);
+    const { body } = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     expect(body).toContain("consensus across 2 models");
     expect(body).toContain("2/2");
     expect(body).not.toContain("2/3");
   });
 
   it("says the review is partial, names the skipped model and why, and calls it no failure", () => {
-    const { body } = renderConsensusComment(oneModelSkipped());
+    const { body } = renderConsensusComment(oneModelSkipped(), { lenses: LENS_TITLES });
     const summary = summaryOf(body);
     expect(summary).toContain(
       "⏭️ 2 of 6 lens reviews skipped, so this review is partial: these models did not review the change.",
@@ -107,7 +108,7 @@ describe("consensus with a skipped model", () => {
   });
 
   it("titles the check as partial with the skipped count, and lists the skip in its summary", () => {
-    const output = renderCheckRunOutput(oneModelSkipped());
+    const output = renderCheckRunOutput(oneModelSkipped(), { lenses: LENS_TITLES });
     expect(output.title).toBe("Minor issues (partial: 2 of 6 lens reviews skipped)");
     expect(output.summary).toContain(`- \`cli-model\` — skipped: ${REASON}`);
     expect(output.text).toContain("⏭️ skipped");
@@ -118,14 +119,14 @@ describe("a round where every model was skipped", () => {
   it("never reads as clean: no verdict, no model completed, the skips listed", () => {
     const consensus = everyModelSkipped();
     expect(consensus.modelCount).toBe(0);
-    const { body } = renderConsensusComment(consensus);
+    const { body } = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     const summary = summaryOf(body);
     expect(summary).toContain("**Verdict: none**");
     expect(summary).not.toContain("No material issues found");
     expect(summary).toContain("⏭️ 4 of 4 lens reviews skipped");
     expect(summary).toContain(`- \`cli-model-2\` — skipped: ${REASON}`);
 
-    const output = renderCheckRunOutput(consensus);
+    const output = renderCheckRunOutput(consensus, { lenses: LENS_TITLES });
     expect(output.title).toBe("No model completed the review");
     expect(output.summary).not.toContain("No material issues found");
   });
@@ -201,7 +202,7 @@ describe("since the last round, with a skipped model", () => {
       previous,
     });
     expect(consensus.comparison?.fixed).toHaveLength(1);
-    const { body } = renderConsensusComment(consensus);
+    const { body } = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     expect(body).toContain("✅ 1 fixed");
     expect(body).toContain(
       "_Not every lens review completed this round: a finding that only a missing one had reported counts as fixed here, and may still be there._",
@@ -217,7 +218,7 @@ describe("since the last round, with a skipped model", () => {
       round: 2,
       previous,
     });
-    const { body } = renderConsensusComment(consensus);
+    const { body } = renderConsensusComment(consensus, { lenses: LENS_TITLES });
     expect(body).toContain("✅ 1 fixed");
     expect(body).not.toContain("Not every lens review completed this round");
   });
