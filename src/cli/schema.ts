@@ -89,7 +89,15 @@ export type JsonFinding = z.infer<typeof JsonFinding>;
 
 export const JsonNotReviewed = z.strictObject({
   path: z.string(),
-  reason: z.enum(["binary", "too-large", "generated", "ignored", "over-budget", "deleted"]),
+  reason: z.enum([
+    "binary",
+    "too-large",
+    "generated",
+    "ignored",
+    "ignore-unchecked",
+    "over-budget",
+    "deleted",
+  ]),
 });
 
 export const JsonComparison = z.strictObject({

@@ -10,10 +10,20 @@ import { compileSafeGlob, type MatchBudget } from "./safe-glob.js";
  */
 export const IGNORE_MATCH_STEPS = 20_000_000;
 
+/**
+ * What the ignore globs say of one path: a glob matches it, none does, or the budget ran
+ * out before every glob was tried (on that path or an earlier one), so nobody knows.
+ */
+export type IgnoreVerdict = "ignored" | "kept" | "unchecked";
+
 export interface IgnoreMatcher {
-  /** True when a glob matches the path. False once the budget is spent: the file is then reviewed. */
-  isIgnored(path: string): boolean;
-  /** Whether the budget ran out, so some files that a glob might match were reviewed anyway. */
+  /**
+   * The globs' verdict on the path. Once the budget is spent every path is "unchecked":
+   * the caller must say so (prepareChangeSet lists it as not reviewed, with that reason),
+   * never treat it as kept or ignored without a word.
+   */
+  check(path: string): IgnoreVerdict;
+  /** Whether the budget ran out, so some paths are "unchecked". */
   readonly exhausted: boolean;
   /** Steps spent so far (for measurement). */
   readonly stepsUsed: number;
@@ -24,8 +34,8 @@ export interface IgnoreMatcher {
  * with the config (RepoConfig); one that is not in the safe subset here is a
  * programming error, not a silent non-match. Work per path is at most its
  * length × the globs' matcher states, and over all paths at most `steps`:
- * past it, paths are no longer matched (reviewing a file costs at most its
- * share of the diff budget; stalling the event loop would cost every tenant).
+ * past it, paths are no longer matched but answered "unchecked" (stalling the
+ * event loop would cost every tenant).
  */
 export function ignoreMatcher(
   globs: readonly string[],
@@ -39,17 +49,17 @@ export function ignoreMatcher(
   const budget: MatchBudget = { steps };
   let exhausted = false;
   return {
-    isIgnored(path) {
-      if (exhausted) return false;
+    check(path) {
+      if (exhausted) return "unchecked";
       for (const matcher of matchers) {
         const matched = matcher.matchesWithin(path, budget);
         if (matched === null) {
           exhausted = true;
-          return false;
+          return "unchecked";
         }
-        if (matched) return true;
+        if (matched) return "ignored";
       }
-      return false;
+      return "kept";
     },
     get exhausted() {
       return exhausted;

@@ -2,7 +2,7 @@
 // Other folders import only from here; this lists what they use today.
 export { ConfigError, type ConfigIssue } from "./config-error.js";
 export { findPackageRoot } from "./find-package-root.js";
-export { ignoreMatcher } from "./ignore-matcher.js";
+export { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "./ignore-matcher.js";
 export { loadAppConfig } from "./load-app-config.js";
 export { parseConfigText } from "./parse-config-text.js";
 export { lensesFor, planReview } from "./plan-review.js";

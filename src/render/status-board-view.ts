@@ -44,6 +44,7 @@ const REASONS: Record<NotReviewed["reason"], string> = {
   "too-large": "too large",
   generated: "generated",
   ignored: "ignored by configuration",
+  "ignore-unchecked": "not checked against the ignore globs (matching budget spent)",
   "over-budget": "over the review budget",
   deleted: "deleted",
 };

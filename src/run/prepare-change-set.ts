@@ -1,4 +1,4 @@
-import { ignoreMatcher } from "../config/index.js";
+import { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "../config/index.js";
 import type { DiffFile } from "../diff/index.js";
 import { packDiff } from "../diff/index.js";
 import type { ChangeSet } from "./change-set.js";
@@ -21,15 +21,20 @@ export interface ChangeSetSource {
 export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
   // Linear-time matching of the repository's globs, with a bound on the whole change set:
   // a hostile glob list and paths made for it cannot stall the event loop.
-  const { isIgnored } = ignoreMatcher(source.ignore);
+  const matcher = ignoreMatcher(source.ignore);
   const notReviewed: NotReviewed[] = [];
   const reviewed: DiffFile[] = [];
   for (const file of source.files) {
-    if (isIgnored(file.path) || (file.oldPath !== null && isIgnored(file.oldPath))) {
-      notReviewed.push({ path: file.path, reason: "ignored" });
-    } else {
-      reviewed.push(file);
-    }
+    const verdict = ignoreVerdict(matcher, file);
+    if (verdict === "kept") reviewed.push(file);
+    else if (verdict === "ignored") notReviewed.push({ path: file.path, reason: "ignored" });
+    // Once the matching budget is spent, the files left could not be checked against the
+    // globs. Reviewing them would overrule the repository's `ignore` without a word (the board
+    // would say every file was reviewed); calling them ignored would claim a match nobody
+    // found. They are listed as not reviewed with their own reason, so the board says the
+    // review is partial and why. Ordinary globs stay far below the budget (IGNORE_MATCH_STEPS);
+    // it takes a heavy glob list of the repository's own and many long paths to reach it.
+    else notReviewed.push({ path: file.path, reason: "ignore-unchecked" });
   }
   const packed = packDiff(reviewed, source.diffBudgetChars);
   for (const omitted of packed.omitted)
@@ -48,4 +53,11 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
     notReviewed,
     workspaceDir: source.workspaceDir,
   };
+}
+
+/** A file is ignored when a glob matches its path or, for a rename, its old path. */
+function ignoreVerdict(matcher: IgnoreMatcher, file: DiffFile): IgnoreVerdict {
+  const verdict = matcher.check(file.path);
+  if (verdict !== "kept" || file.oldPath === null) return verdict;
+  return matcher.check(file.oldPath);
 }

@@ -24,7 +24,15 @@ export interface ReviewerStatus {
 /** A file the round did not review, and why: a partial review is never silent. */
 export interface NotReviewed {
   path: string;
-  reason: "binary" | "too-large" | "generated" | "ignored" | "over-budget" | "deleted";
+  reason:
+    | "binary"
+    | "too-large"
+    | "generated"
+    | "ignored"
+    /** The ignore globs' matching budget ran out before this file was checked against them. */
+    | "ignore-unchecked"
+    | "over-budget"
+    | "deleted";
 }
 
 /** What the live status board shows at one moment. */

@@ -171,7 +171,7 @@ describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
       "",
     );
     const started = performance.now();
-    expect(matcher.isIgnored(path)).toBe(false);
+    expect(matcher.check(path)).toBe("kept");
     const elapsed = performance.now() - started;
     console.log(
       `${count} globs × ${states} states (${count * states} of ${REPO_CONFIG_LIMITS.ignoreMatcherStates} allowed) against 10,000 characters: ${elapsed.toFixed(1)} ms, ${matcher.stepsUsed} steps`,
@@ -188,15 +188,15 @@ describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
       { length: 3_000 },
       (_, index) => `packages/module-${index}/src/components/widgets/widget-${index}.tsx`,
     );
-    for (const path of ordinaryPaths) expect(ordinary.isIgnored(path)).toBe(false);
-    expect(ordinary.isIgnored("a/b/x.generated4.ts")).toBe(true);
+    for (const path of ordinaryPaths) expect(ordinary.check(path)).toBe("kept");
+    expect(ordinary.check("a/b/x.generated4.ts")).toBe("ignored");
     expect(ordinary.exhausted).toBe(false);
 
     const heavyGlobs = Array.from({ length: 20 }, (_, index) => `**/${"*a".repeat(45)}*${index}*`);
     const hostile = ignoreMatcher(heavyGlobs);
     const longPath = Array.from({ length: 20 }, () => "a".repeat(30)).join("/");
     const started = performance.now();
-    for (let index = 0; index < 3_000; index++) hostile.isIgnored(`${longPath}/${index}`);
+    for (let index = 0; index < 3_000; index++) hostile.check(`${longPath}/${index}`);
     const elapsed = performance.now() - started;
     console.log(
       `3,000 paths: ordinary globs ${ordinary.stepsUsed} steps; heaviest globs on 620-character paths stopped at ${hostile.stepsUsed} of ${IGNORE_MATCH_STEPS} steps after ${elapsed.toFixed(0)} ms`,
@@ -204,7 +204,9 @@ describe("compileSafeGlob: the subset, with picomatch's meaning", () => {
     expect(ordinary.stepsUsed).toBeLessThan(IGNORE_MATCH_STEPS / 2);
     expect(hostile.exhausted).toBe(true);
     expect(elapsed).toBeLessThan(3_000);
-    // Past the budget a file is reviewed, not ignored: nothing is hidden by running out.
-    expect(hostile.isIgnored(`${longPath}/${"a".repeat(50)}0`)).toBe(false);
+    // Past the budget a path is "unchecked", never silently kept or ignored: the caller says so
+    // (prepareChangeSet lists it as not reviewed, test/run/prepare-change-set.test.ts).
+    expect(hostile.check(`${longPath}/${"a".repeat(50)}0`)).toBe("unchecked");
+    expect(hostile.check("a/b/x.generated4.ts")).toBe("unchecked");
   });
 });

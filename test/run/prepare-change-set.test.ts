@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { IGNORE_MATCH_STEPS } from "../../src/config/ignore-matcher.js";
+import type { DiffFile } from "../../src/diff/diff-file.js";
+import { parseUnifiedDiff } from "../../src/diff/parse-unified-diff.js";
+import { type ChangeSetSource, prepareChangeSet } from "../../src/run/prepare-change-set.js";
+
+/** An added one-line text file at `path`. */
+function addedFile(path: string): DiffFile {
+  const [file] = parseUnifiedDiff(
+    `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+line\n`,
+  );
+  if (file === undefined) throw new Error("fixture did not parse");
+  return file;
+}
+
+function source(files: DiffFile[], ignore: string[]): ChangeSetSource {
+  return {
+    title: "t",
+    description: "",
+    headSha: "abc1234",
+    files,
+    workspaceDir: "/nonexistent",
+    ignore,
+    diffBudgetChars: 10_000_000,
+  };
+}
+
+describe("prepareChangeSet", () => {
+  it("lists ignored files as not reviewed, matching a rename's old path too", () => {
+    const renamed: DiffFile = { ...addedFile("src/moved.ts"), oldPath: "vendor/moved.ts" };
+    const change = prepareChangeSet(
+      source([addedFile("vendor/lib.js"), addedFile("src/app.ts"), renamed], ["vendor/**"]),
+    );
+    expect(change.included).toEqual(["src/app.ts"]);
+    expect(change.notReviewed).toEqual([
+      { path: "vendor/lib.js", reason: "ignored" },
+      { path: "src/moved.ts", reason: "ignored" },
+    ]);
+  });
+
+  it("lists the files the ignore globs' budget ran out on as not reviewed, with that reason", () => {
+    // The heaviest glob list a repository's config allows, and long paths that keep all of
+    // its states alive: the change set's matching budget runs out part-way through.
+    const heavyGlobs = Array.from({ length: 20 }, (_, index) => `**/${"*a".repeat(45)}*${index}*`);
+    const longPath = Array.from({ length: 20 }, () => "a".repeat(30)).join("/");
+    const hostile = Array.from({ length: 3_000 }, (_, index) => addedFile(`${longPath}/${index}`));
+    const files = [
+      addedFile("vendor/lib.js"),
+      addedFile("src/early.ts"),
+      ...hostile,
+      addedFile("src/late.ts"),
+      addedFile("vendor/late.js"),
+    ];
+    const change = prepareChangeSet(source(files, ["vendor/**", ...heavyGlobs]));
+
+    const reasons = new Map(change.notReviewed.map((entry) => [entry.path, entry.reason]));
+    expect(reasons.get("vendor/lib.js")).toBe("ignored");
+    expect(change.included).toContain("src/early.ts");
+    // Past the budget nothing is matched: neither reviewed as if no glob matched, nor
+    // called ignored as if one did, but listed with the reason, for the board to show.
+    expect(reasons.get("src/late.ts")).toBe("ignore-unchecked");
+    expect(reasons.get("vendor/late.js")).toBe("ignore-unchecked");
+    expect(change.included).not.toContain("src/late.ts");
+    expect(change.packedDiff).not.toContain("src/late.ts");
+    const unchecked = change.notReviewed.filter((entry) => entry.reason === "ignore-unchecked");
+    expect(unchecked.length).toBeGreaterThan(2);
+    expect(unchecked.length).toBeLessThan(files.length);
+    // Every file is reviewed or listed: none dropped.
+    expect(change.included.length + change.notReviewed.length).toBe(files.length);
+    console.log(
+      `${files.length} files against ${heavyGlobs.length + 1} globs: budget of ${IGNORE_MATCH_STEPS} steps ran out, ${unchecked.length} files listed unchecked, ${change.included.length} reviewed`,
+    );
+  });
+});
