@@ -5,15 +5,9 @@ import { loadLenses } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
 import { ConfigError, loadAppConfig, planReview, RepoConfig } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
-import { buildConsensus } from "../consensus/index.js";
 import { createLanguageModel, redactSecrets } from "../llm/index.js";
 import { renderConsensusComment } from "../render/index.js";
-import {
-  collectSecrets,
-  createReviewerLimiter,
-  prepareChangeSet,
-  reviewRound,
-} from "../run/index.js";
+import { collectSecrets, createReviewerLimiter, reviewChange } from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
@@ -137,16 +131,6 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       ...(options.head === null ? {} : { head: options.head }),
     }));
   try {
-    const change = prepareChangeSet({
-      title: local.title,
-      description: local.description,
-      headSha: local.headSha,
-      files: local.files,
-      workspaceDir: local.workspaceDir,
-      ignore: plan.ignore,
-      diffBudgetChars: plan.review.diffBudgetChars,
-      alsoNotReviewed: local.notReviewed,
-    });
     const board = options.progress
       ? new TerminalBoard({
           stream: io.stderr,
@@ -159,11 +143,18 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     setMaxListeners(0, controller.signal);
     const interrupt = () => controller.abort("interrupted");
     process.once("SIGINT", interrupt);
-    const result = await reviewRound({
+    const { change, reports, consensus } = await reviewChange({
+      source: {
+        title: local.title,
+        description: local.description,
+        headSha: local.headSha,
+        files: local.files,
+        workspaceDir: local.workspaceDir,
+        alsoNotReviewed: local.notReviewed,
+      },
       plan,
       providers: config.providers,
       lenses,
-      change,
       round: 1,
       env,
       signal: controller.signal,
@@ -192,17 +183,9 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       process.off("SIGINT", interrupt);
       board?.close();
     });
-    const consensus = buildConsensus({
-      reports: result.reports,
-      modelOrder: plan.models.map((model) => model.id),
-      lensOrder: plan.lenses,
-      providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
-    });
     if (consensus.modelCount === 0) {
       // Silence would read as "no issues": say that nothing was reviewed, and why.
-      const reasons = [
-        ...new Set(result.reports.map((report) => report.failure ?? report.outcome)),
-      ];
+      const reasons = [...new Set(reports.map((report) => report.failure ?? report.outcome))];
       io.stderr.write(
         `gadfly: no model completed the review (${reasons.slice(0, 3).join("; ")})\n`,
       );
