@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { DiffFile } from "../diff/index.js";
 import { parsePatch, parseUnifiedDiff } from "../diff/index.js";
 import type { NotReviewed } from "../run/index.js";
@@ -91,7 +91,11 @@ export async function takeSnapshot(
     notReviewed.push(...unlistedSkipsNote(extracted.unlistedSkips));
   } catch {
     workspaceSource = "contents";
-    await fetchChangedFiles(octokit, repo, headSha, files, workspaceDir);
+    // A tarball that failed half-way (a limit, a broken stream) left part of the tree, up
+    // to the extraction limits in size: start again empty, so the workspace holds exactly
+    // what the contents API gives and nothing of an extraction that did not finish.
+    await rm(workspaceDir, { recursive: true, force: true });
+    notReviewed.push(...(await fetchChangedFiles(octokit, repo, headSha, files, workspaceDir)));
   }
   return {
     title: pull.title,
@@ -139,21 +143,35 @@ async function downloadTree(octokit: GitHubClient, repo: RepoRef, ref: string, d
   return extractTarball(response.data as unknown as ReadableStream<Uint8Array>, dir);
 }
 
+/**
+ * Writes the changed files' head content into `dir` through the contents API; returns the
+ * files it could not write, for the "not reviewed" list.
+ */
 async function fetchChangedFiles(
   octokit: GitHubClient,
   repo: RepoRef,
   ref: string,
   files: readonly DiffFile[],
   dir: string,
-): Promise<void> {
+): Promise<NotReviewed[]> {
+  const left: NotReviewed[] = [];
   await mkdir(dir, { recursive: true });
   for (const file of files) {
     if (file.newPath === null || file.binary) continue;
+    const within = relative(dir, join(dir, file.newPath));
+    const outside = within === ".." || within.startsWith(`..${sep}`) || isAbsolute(within);
+    if (within === "" || outside) continue; // not a path inside the tree: nothing to write
     const { data } = await octokit.rest.repos.getContent({ ...repo, path: file.newPath, ref });
+    // A symbolic link or a submodule: nothing of the tree to write (its diff is still reviewed).
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) continue;
-    const target = join(dir, file.newPath);
-    if (!target.startsWith(`${dir}/`)) continue;
+    if (data.encoding !== "base64") {
+      // Over 1 MB GitHub sends no content (encoding "none"): an empty file would misstate it.
+      left.push({ path: file.path, reason: "too-large" });
+      continue;
+    }
+    const target = join(dir, within);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, Buffer.from(data.content, "base64"));
   }
+  return left;
 }

@@ -1,0 +1,81 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { takeSnapshot } from "../../src/github/take-snapshot.js";
+
+const repo = { owner: "octo", repo: "app" };
+
+/** Just the calls takeSnapshot makes, with a tarball download that fails. */
+function fakeOctokit(contents: Record<string, { content: string; encoding: string }>) {
+  const listed = Object.keys(contents).map((filename) => ({
+    filename,
+    status: "modified",
+    changes: 2,
+    patch: "@@ -1 +1 @@\n-old\n+new",
+  }));
+  return {
+    rest: {
+      pulls: {
+        get: async () => ({
+          data: {
+            title: "t",
+            body: "b",
+            changed_files: listed.length,
+            head: { sha: "abc" },
+            draft: false,
+          },
+        }),
+        listFiles: {},
+      },
+      repos: {
+        getContent: async ({ path }: { path: string }) => ({
+          data: { type: "file", ...contents[path] },
+        }),
+      },
+    },
+    paginate: async () => listed,
+    request: async () => {
+      throw new Error("the tarball failed half-way");
+    },
+  } as unknown as GitHubClient;
+}
+
+const made: string[] = [];
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe("takeSnapshot's contents fallback", () => {
+  it("starts from an empty workspace: nothing a failed extraction wrote stays", async () => {
+    const root = await mkdtemp(join(tmpdir(), "gadfly-snapshot-"));
+    made.push(root);
+    const workspace = join(root, "workspace");
+    // What a tarball that failed half-way would have left.
+    await mkdir(join(workspace, "half"), { recursive: true });
+    await writeFile(join(workspace, "half", "written.txt"), "partial\n");
+    const octokit = fakeOctokit({
+      "src/a.ts": { content: Buffer.from("new\n").toString("base64"), encoding: "base64" },
+    });
+    const snapshot = await takeSnapshot(octokit, repo, 1, "abc", workspace);
+    expect(snapshot.workspaceSource).toBe("contents");
+    expect(await readdir(workspace)).toEqual(["src"]);
+    expect(await readFile(join(workspace, "src", "a.ts"), "utf8")).toBe("new\n");
+    expect(existsSync(join(workspace, "half"))).toBe(false);
+  });
+
+  it("lists a file GitHub sends without content as not reviewed instead of writing it empty", async () => {
+    const root = await mkdtemp(join(tmpdir(), "gadfly-snapshot-"));
+    made.push(root);
+    const workspace = join(root, "workspace");
+    const octokit = fakeOctokit({
+      "big.bin.txt": { content: "", encoding: "none" },
+      "small.txt": { content: Buffer.from("x\n").toString("base64"), encoding: "base64" },
+    });
+    const snapshot = await takeSnapshot(octokit, repo, 1, "abc", workspace);
+    expect(snapshot.notReviewed).toEqual([{ path: "big.bin.txt", reason: "too-large" }]);
+    expect(await readdir(workspace)).toEqual(["small.txt"]);
+  });
+});
