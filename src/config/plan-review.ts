@@ -33,19 +33,17 @@ export function planReview(
   builtInLenses: readonly LensDefinition[],
   source = REPO_CONFIG_PATH,
 ): PlannedReview {
-  if (!isLoaded(repo)) {
-    const plan = resolveReviewPlan(app, repo, source);
-    return { plan, lenses: lensesFor(plan, builtInLenses), issues: [] };
-  }
-  const loadIssues = [...(repo.issues ?? [])];
+  // One path for both kinds of choices: only a loaded file falls back to the defaults.
+  const { config, issues, fallsBack } = isLoaded(repo)
+    ? { config: repo.config, issues: [...(repo.issues ?? [])], fallsBack: true }
+    : { config: repo, issues: [], fallsBack: false };
   let plan: ReviewPlan;
-  let issues = loadIssues;
   try {
-    plan = resolveReviewPlan(app, repo.config, source);
+    plan = resolveReviewPlan(app, config, source);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!fallsBack || !(error instanceof ConfigError)) throw error;
     plan = resolveReviewPlan(app, DEFAULT_REPO_CONFIG, source);
-    issues = [...loadIssues, ...error.issues];
+    issues.push(...error.issues);
   }
   return { plan, lenses: lensesFor(plan, builtInLenses), issues };
 }

@@ -46,6 +46,14 @@ describe("planReview", () => {
     expect(planReview(app, loaded, builtIn).issues).toEqual([fileIssue]);
   });
 
+  it("with both, the file's issues come first, then the plan's, and the plan is the defaults'", () => {
+    const fileIssue = { path: "lenses", message: "expected an array" };
+    const loaded = { config: RepoConfig.parse({ models: ["gpt-9"] }), issues: [fileIssue] };
+    const planned = planReview(app, loaded, builtIn);
+    expect(planned.issues.map((issue) => issue.path)).toEqual(["lenses", "models[0]"]);
+    expect(planned.plan.models.map((model) => model.id)).toEqual(["gpt", "gpt-mini"]);
+  });
+
   it("describes a repository's own lens after the built-in ones it names", () => {
     const config = RepoConfig.parse({
       lenses: ["a11y", "security"],
