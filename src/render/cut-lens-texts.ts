@@ -1,7 +1,6 @@
-import { escapeMarkdownBlock } from "./escape-markdown-block.js";
+import { escapeMarkdownBlock } from "./escape/markdown-block.js";
+import { cutPoint, stripInvisibleCharacters } from "./escape/text.js";
 import type { LensCut } from "./model-view.js";
-import { stripInvisibleCharacters } from "./strip-invisible-characters.js";
-import { cutPoint } from "./truncate-text.js";
 
 /**
  * Cuts lens texts so that, escaped, they take at most `available` characters in

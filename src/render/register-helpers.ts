@@ -1,11 +1,10 @@
 import type Handlebars from "handlebars";
-import { escapeCodeSpan } from "./escape-code-span.js";
-import { escapeHtml } from "./escape-html.js";
-import { escapeInline } from "./escape-inline.js";
-import { escapeMarkdownBlock } from "./escape-markdown-block.js";
+import { safeUrl } from "./escape/links.js";
+import { escapeCodeSpan, escapeHtml } from "./escape/literal.js";
+import { escapeMarkdownBlock } from "./escape/markdown-block.js";
+import { escapeInline } from "./escape/markdown-line.js";
 import { formatCount } from "./format-count.js";
 import { formatLocation } from "./format-location.js";
-import { safeUrl } from "./safe-url.js";
 
 /**
  * The markdown-aware helpers templates escape with. Templates are compiled with

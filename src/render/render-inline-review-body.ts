@@ -1,12 +1,12 @@
 import type { Cluster } from "../consensus/index.js";
 import { bodyBudget } from "./body-limit.js";
 import { defaultTemplateEngine } from "./default-template-engine.js";
+import { safeUrl } from "./escape/links.js";
 import { findingRow } from "./finding-row.js";
 import { largestFitting } from "./largest-fitting.js";
 import { MARKERS } from "./markers.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
-import { safeUrl } from "./safe-url.js";
 
 /** A finding that got no inline comment, and why. */
 export interface UnplacedFinding {

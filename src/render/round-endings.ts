@@ -1,4 +1,4 @@
-import { escapeInline } from "./escape-inline.js";
+import { escapeInline } from "./escape/markdown-line.js";
 
 /** How a round that did not publish a review says why: on the board, in the store, on the check. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelSummary } from "../../src/consensus/consensus.js";
-import { escapeMarkdownBlock } from "../../src/render/escape-markdown-block.js";
+import { escapeMarkdownBlock } from "../../src/render/escape/markdown-block.js";
 import { modelCommentMarker } from "../../src/render/markers.js";
 import { renderModelOverflowComment } from "../../src/render/render-model-overflow-comment.js";
 import { LENS_TITLES } from "./helpers/lens-titles.js";

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { escapeCodeSpan } from "../../src/render/escape-code-span.js";
-import { escapeHtml } from "../../src/render/escape-html.js";
-import { escapeInline } from "../../src/render/escape-inline.js";
+import { escapeCodeSpan, escapeHtml } from "../../../src/render/escape/literal.js";
+import { escapeInline } from "../../../src/render/escape/markdown-line.js";
 
 const ZWJ = "\u200D";
 

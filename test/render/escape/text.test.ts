@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { truncateText } from "../../src/render/truncate-text.js";
+import { breakCommentOpeners, truncateText } from "../../../src/render/escape/text.js";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -18,5 +18,14 @@ describe("truncateText", () => {
         expect(cut).not.toMatch(LONE_SURROGATE);
       }),
     );
+  });
+});
+
+describe("breakCommentOpeners", () => {
+  it("breaks every <!-- with a zero-width joiner, so no marker can be found in the raw body", () => {
+    expect(breakCommentOpeners("a <!-- gadfly-consensus --> b <!--")).toBe(
+      "a <!\u200D-- gadfly-consensus --> b <!\u200D--",
+    );
+    expect(breakCommentOpeners("<! -- -->")).toBe("<! -- -->");
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { escapeMarkdownBlock } from "../../src/render/escape-markdown-block.js";
+import { escapeMarkdownBlock } from "../../../src/render/escape/markdown-block.js";
 
 const ZWJ = "\u200D";
 

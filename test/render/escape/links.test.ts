@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { escapeInline } from "../../src/render/escape-inline.js";
-import { escapeMarkdownBlock } from "../../src/render/escape-markdown-block.js";
-import { liveMarkup } from "./helpers/live-markup.js";
+import { escapeMarkdownBlock } from "../../../src/render/escape/markdown-block.js";
+import { escapeInline } from "../../../src/render/escape/markdown-line.js";
+import { liveMarkup } from "../helpers/live-markup.js";
 
 const ZWJ = "\u200D";
 const nothingLive = { images: [], html: [], hiddenLinks: [] };
