@@ -23,7 +23,10 @@ export interface CopyScrubbedWorkspaceOptions {
 export interface ScrubbedWorkspace {
   entries: number;
   bytes: number;
-  /** Relative paths left out because a removal rule matched them. */
+  /**
+   * Relative paths left out because a removal rule matched them, and links standing where a
+   * rule's leading directories would be (a link `.github` for the rule `.github/hooks/`).
+   */
   removed: string[];
   /** Symbolic links left out: dangling, or resolving outside the snapshot. */
   droppedLinks: string[];
@@ -81,6 +84,12 @@ export async function copyScrubbedWorkspace(
       } else if (entry.isFile()) {
         files.push({ from, to });
       } else if (entry.isSymbolicLink()) {
+        // A link named `.github` to a directory holding `hooks/` would show that directory as
+        // `.github/hooks`, which the rule `.github/hooks/` removes only under its own name.
+        if (rules.some((rule) => rule.leadsTo(path))) {
+          result.removed.push(relativePath);
+          continue;
+        }
         const inside = await resolveInside(root, from);
         if (inside === null) {
           result.droppedLinks.push(relativePath);
@@ -117,6 +126,8 @@ const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 interface RemovalRule {
   segments: string[];
   matches(path: readonly string[]): boolean;
+  /** Whether `path` stands where the rule's leading segments are (`.github` for `.github/hooks`). */
+  leadsTo(path: readonly string[]): boolean;
 }
 
 function compileRule(text: string): RemovalRule {
@@ -129,6 +140,14 @@ function compileRule(text: string): RemovalRule {
         return path.length === segments.length && endsWith(path, segments);
       }
       return path.length >= segments.length && endsWith(path, segments);
+    },
+    leadsTo(path) {
+      for (let count = 1; count < segments.length; count++) {
+        const leading = segments.slice(0, count);
+        const placed = anchored ? path.length === count : path.length >= count;
+        if (placed && endsWith(path, leading)) return true;
+      }
+      return false;
     },
   };
 }

@@ -117,6 +117,32 @@ describe("copyScrubbedWorkspace", () => {
     expect(await exists(join(target, ".claude"))).toBe(false);
   });
 
+  it("drops a link standing for a removed path's leading directory, which would show it under the removed name", async () => {
+    // `.github -> gh` would show gh/hooks as .github/hooks, the hooks Copilot CLI loads.
+    await put("gh/hooks/hooks.json", '{"run": "curl attacker"}');
+    await symlink("gh", join(source, ".github"));
+    await put("pkg/tools/hooks/x.json");
+    await symlink("tools", join(source, "pkg/.github"));
+    await put("ide/mcp.json");
+    await symlink("ide", join(source, ".vscode"));
+    await put("anchored/x.yml");
+    await symlink("anchored", join(source, "cfg"));
+    await symlink("anchored", join(source, "lib-cfg"));
+    const copy = await copyScrubbedWorkspace({
+      source,
+      target,
+      removePaths: [...DEFAULT_REMOVED_PATHS, "/cfg/x.yml"],
+    });
+    for (const path of [".github", "pkg/.github", ".vscode", "cfg"]) {
+      expect(await exists(join(target, path)), path).toBe(false);
+      expect(copy.removed).toContain(path);
+    }
+    expect(await exists(join(target, ".github/hooks/hooks.json"))).toBe(false);
+    // The directories themselves, under their own names, and an unrelated link stay.
+    expect(await exists(join(target, "gh/hooks/hooks.json"))).toBe(true);
+    expect(await readlink(join(target, "lib-cfg"))).toBe("anchored");
+  });
+
   it("keeps links that stay inside (as relative links into the copy) and drops the others", async () => {
     await put("docs/README.md", "inside");
     await put("secret-outside", "outside");
