@@ -1,7 +1,6 @@
 import type { PreviousFinding, RoundComparison } from "../consensus/index.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
-import { SEVERITY_EMOJI } from "./severity-emoji.js";
-import { shortSha } from "./short-sha.js";
+import { SEVERITY_EMOJI, shortSha } from "./format.js";
 
 export interface FixedItem {
   emoji: string;

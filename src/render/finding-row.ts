@@ -1,6 +1,6 @@
 import type { Cluster } from "../consensus/index.js";
 import type { Severity } from "../findings/index.js";
-import { SEVERITY_EMOJI } from "./severity-emoji.js";
+import { SEVERITY_EMOJI } from "./format.js";
 
 /** One cluster as the tables and lists show it; text is raw, templates escape it. */
 export interface FindingRow {

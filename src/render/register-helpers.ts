@@ -3,8 +3,7 @@ import { safeUrl } from "./escape/links.js";
 import { escapeCodeSpan, escapeHtml } from "./escape/literal.js";
 import { escapeMarkdownBlock } from "./escape/markdown-block.js";
 import { escapeInline } from "./escape/markdown-line.js";
-import { formatCount } from "./format-count.js";
-import { formatLocation } from "./format-location.js";
+import { formatCount, formatLocation } from "./format.js";
 
 /**
  * The markdown-aware helpers templates escape with. Templates are compiled with

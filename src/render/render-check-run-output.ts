@@ -1,10 +1,9 @@
 import type { Consensus } from "../consensus/index.js";
-import { bodyBudget, CHECK_RUN_OUTPUT_LIMIT } from "./body-limit.js";
+import { bodyBudget, CHECK_RUN_OUTPUT_LIMIT, largestFitting } from "./body-limit.js";
 import { consensusView } from "./consensus-view.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
-import { largestFitting } from "./largest-fitting.js";
 import { modelView } from "./model-view.js";
 import type { RenderOptions } from "./render-options.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 export interface CheckRunOutput {
   /** The verdict. */

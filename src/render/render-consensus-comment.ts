@@ -1,16 +1,15 @@
 import type { Consensus } from "../consensus/index.js";
-import { bodyBudget } from "./body-limit.js";
+import { bodyBudget, largestFitting } from "./body-limit.js";
 import { consensusView } from "./consensus-view.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
-import { formatMetaComment } from "./format-meta-comment.js";
-import { largestFitting } from "./largest-fitting.js";
 import { MARKERS } from "./markers.js";
+import { formatMetaComment } from "./meta-comment.js";
 import {
   type ModelOverflowComment,
   renderModelOverflowComment,
 } from "./render-model-overflow-comment.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 export interface ConsensusRenderOptions extends RenderOptions {
   /** Hidden state for the next round (run id, head SHA, round, fingerprints): any JSON value. */

@@ -1,9 +1,9 @@
 import type { Cluster } from "../consensus/index.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
 import { truncateText } from "./escape/text.js";
 import { findingRow } from "./finding-row.js";
 import { findingCommentMarker } from "./markers.js";
 import type { RenderOptions } from "./render-options.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 /** The finding's detail in an inline comment; the consensus comment has it whole. */
 const BODY_LENGTH = 1_500;

@@ -1,12 +1,11 @@
 import type { Cluster } from "../consensus/index.js";
-import { bodyBudget } from "./body-limit.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
+import { bodyBudget, largestFitting } from "./body-limit.js";
 import { safeUrl } from "./escape/links.js";
 import { findingRow } from "./finding-row.js";
-import { largestFitting } from "./largest-fitting.js";
 import { MARKERS } from "./markers.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 /** A finding that got no inline comment, and why. */
 export interface UnplacedFinding {

@@ -1,10 +1,9 @@
 import type { ConfigIssue } from "../config/index.js";
-import { bodyBudget } from "./body-limit.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
-import { largestFitting } from "./largest-fitting.js";
+import { bodyBudget, largestFitting } from "./body-limit.js";
 import { MARKERS } from "./markers.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 export interface InvalidConfigNoticeOptions extends RenderOptions {
   /** The file that was invalid. */

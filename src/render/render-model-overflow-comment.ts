@@ -1,13 +1,12 @@
 import type { ModelSummary } from "../consensus/index.js";
-import { bodyBudget } from "./body-limit.js";
+import { bodyBudget, largestFitting } from "./body-limit.js";
 import { cutLensTexts } from "./cut-lens-texts.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
-import { largestFitting } from "./largest-fitting.js";
 import { modelCommentMarker } from "./markers.js";
 import { type LensCut, type ModelViewOptions, modelView } from "./model-view.js";
 import { publishedLensText } from "./published-lens-text.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 /** One model's per-lens detail, posted on its own when the consensus comment is too long. */
 export interface ModelOverflowComment {

@@ -1,11 +1,10 @@
 import type { RoundStatus } from "../run/index.js";
-import { bodyBudget } from "./body-limit.js";
-import { defaultTemplateEngine } from "./default-template-engine.js";
-import { largestFitting } from "./largest-fitting.js";
+import { bodyBudget, largestFitting } from "./body-limit.js";
 import { MARKERS } from "./markers.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
 import { type StatusBoardViewOptions, statusBoardView } from "./status-board-view.js";
+import { defaultTemplateEngine } from "./template-engine.js";
 
 /** Files listed by name as not reviewed; the rest are counted. */
 const NOT_REVIEWED_SHOWN = 50;

@@ -1,6 +1,5 @@
 import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "../run/index.js";
-import { formatTimestamp } from "./format-timestamp.js";
-import { shortSha } from "./short-sha.js";
+import { formatTimestamp, shortSha } from "./format.js";
 
 export interface StatusBoardView {
   round: number;

@@ -57,3 +57,11 @@ export function createTemplateEngine(options: TemplateEngineOptions = {}): Templ
     },
   };
 }
+
+let shared: TemplateEngine | undefined;
+
+/** The shipped templates, compiled on first use and then reused by every render. */
+export function defaultTemplateEngine(): TemplateEngine {
+  shared ??= createTemplateEngine();
+  return shared;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/consensus/cluster.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
-import { parseMetaComment } from "../../src/render/parse-meta-comment.js";
+import { parseMetaComment } from "../../src/render/meta-comment.js";
 import { renderConsensusComment } from "../../src/render/render-consensus-comment.js";
 import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { pageLensReport, referenceConsensus, roundTwoConsensus } from "./reference-page.js";

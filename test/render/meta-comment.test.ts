@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMetaComment } from "../../src/render/format-meta-comment.js";
-import { parseMetaComment } from "../../src/render/parse-meta-comment.js";
+import { formatMetaComment, parseMetaComment } from "../../src/render/meta-comment.js";
 
 describe("formatMetaComment", () => {
   it("writes one hidden line that reads back as the same JSON", () => {
