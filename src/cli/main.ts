@@ -56,7 +56,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
     if (command.kind === "worker") {
       // Loaded on demand: a local review need not load Probot, pg and pg-boss.
-      const { runWorkerCommand } = await import("../worker/index.js");
+      const { runWorkerCommand } = await import("../boot/index.js");
       return await runWorkerCommand(command, { ...io, signals: io.signals ?? process });
     }
     return await review(command.options, io);

@@ -7,7 +7,7 @@ import pino from "pino";
 import { Probot } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
-import { gadflyApp } from "../../src/app.js";
+import { gadflyApp } from "../../src/boot/gadfly-app.js";
 import { AppConfig } from "../../src/config/schema.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";

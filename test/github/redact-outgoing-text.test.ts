@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { redactOutgoingText } from "../../src/github/redact-outgoing-text.js";
 import { collectSecrets } from "../../src/run/collect-secrets.js";
-import { githubOctokit } from "../../src/worker/github-octokit.js";
+import { githubOctokit } from "../../src/boot/github-octokit.js";
 import {
   PLANTED,
   SECRET_ENV,

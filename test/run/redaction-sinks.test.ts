@@ -14,7 +14,7 @@ import type { ChangeSet } from "../../src/run/change-set.js";
 import { collectSecrets } from "../../src/run/collect-secrets.js";
 import { reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
-import { createRedactingLog } from "../../src/worker/create-redacting-log.js";
+import { createRedactingLog } from "../../src/boot/create-redacting-log.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
 import { PLANTED, SECRET_ENV, SECRET_PROVIDERS, secretFragments } from "./helpers/secret-kinds.js";
 

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { resolve } from "node:path";
 import { createProbot, type Logger, run } from "probot";
 import { loadLenses } from "../agent/index.js";
-import { gadflyApp } from "../app.js";
+import { gadflyApp } from "./gadfly-app.js";
 import type { AppConfig } from "../config/index.js";
 import { loadAppConfig, requireWebhookSecret } from "../config/index.js";
 import type { GitHubClient } from "../github/index.js";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { githubOctokit } from "../../src/worker/github-octokit.js";
+import { githubOctokit } from "../../src/boot/github-octokit.js";
 
 let server: Server;
 let baseUrl = "";

@@ -2,28 +2,28 @@ import { createServer as createNetServer } from "node:net";
 import pino from "pino";
 import { Probot, Server } from "probot";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadLenses } from "../src/agent/load-lenses.js";
-import { gadflyApp } from "../src/app.js";
-import { AppConfig } from "../src/config/schema.js";
-import { RoundRegistry } from "../src/github/round-registry.js";
-import { createReviewerLimiter } from "../src/run/reviewer-limiter.js";
-import { SqliteRunStore } from "../src/run/store/sqlite-run-store.js";
-import { createGadflyMetrics } from "../src/server/gadfly-metrics.js";
-import { createOperationsHandler } from "../src/server/operations-handler.js";
-import { systemClock } from "../src/time/clock.js";
+import { loadLenses } from "../../src/agent/load-lenses.js";
+import { gadflyApp } from "../../src/boot/gadfly-app.js";
+import { AppConfig } from "../../src/config/schema.js";
+import { RoundRegistry } from "../../src/github/round-registry.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { createGadflyMetrics } from "../../src/server/gadfly-metrics.js";
+import { createOperationsHandler } from "../../src/server/operations-handler.js";
+import { systemClock } from "../../src/time/clock.js";
 import {
   deliver,
   type FakeGitHub,
   pullRequestEvent,
   startFakeGitHub,
-} from "./fakes/fake-github/index.js";
-import { probotCredentials } from "./fakes/fake-github/probot-credentials.js";
-import { eventually } from "./helpers/eventually.js";
-import { RecordingQueue } from "./helpers/recording-queue.js";
+} from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { eventually } from "../helpers/eventually.js";
+import { RecordingQueue } from "../helpers/recording-queue.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
-} from "./helpers/temporary-store-directory.js";
+} from "../helpers/temporary-store-directory.js";
 
 /* The app as a receiver only (GADFLY_ROLE=web): it queues rounds, runs none, and serves the operations endpoints on its port. */
 

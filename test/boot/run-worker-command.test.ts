@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import { runWorkerCommand } from "../../src/worker/run-worker-command.js";
+import { runWorkerCommand } from "../../src/boot/run-worker-command.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { eventually } from "../helpers/eventually.js";
 import {

@@ -5,7 +5,7 @@ import type {
   RoundDependencies,
   StartOutcome,
   TriggerDecision,
-} from "./github/index.js";
+} from "../github/index.js";
 import {
   CheckRunPayload,
   describeError,
@@ -17,17 +17,14 @@ import {
   PULL_REQUEST_EVENTS,
   PullRequestPayload,
   payloadProblem,
-} from "./github/index.js";
-import type { WorkQueue } from "./run/queue/index.js";
-import { InMemoryWorkQueue } from "./run/queue/index.js";
-import type { OperationsHandler } from "./server/index.js";
-import {
-  appIdentity,
-  IN_PROCESS_ROUNDS,
-  type RoundServices,
-  roundDependencies,
-  startRoundWorkers,
-} from "./worker/index.js";
+} from "../github/index.js";
+import type { WorkQueue } from "../run/queue/index.js";
+import { InMemoryWorkQueue } from "../run/queue/index.js";
+import type { OperationsHandler } from "../server/index.js";
+import { appIdentity } from "./app-identity.js";
+import { IN_PROCESS_ROUNDS } from "./read-scale-settings.js";
+import { type RoundServices, roundDependencies } from "./round-dependencies.js";
+import { startRoundWorkers } from "./start-round-workers.js";
 
 const HANDLED = new Set<string>([
   ...PULL_REQUEST_EVENTS,

@@ -4,7 +4,7 @@ import {
   IN_PROCESS_ROUNDS,
   ROUNDS_PER_WORKER,
   readScaleSettings,
-} from "../../src/worker/read-scale-settings.js";
+} from "../../src/boot/read-scale-settings.js";
 
 const URL = "postgres://gadfly@127.0.0.1:5432/gadfly";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { redactingStream } from "../../src/worker/create-redacting-log.js";
+import { redactingStream } from "../../src/boot/create-redacting-log.js";
 
 describe("redactingStream", () => {
   const pem = '-----BEGIN KEY-----\nline"one\n-----END KEY-----';
