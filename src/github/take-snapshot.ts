@@ -3,7 +3,12 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { DiffFile } from "../diff/index.js";
 import { parsePatch, parseUnifiedDiff } from "../diff/index.js";
 import type { NotReviewed } from "../run/index.js";
-import { extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
+import {
+  DEFAULT_EXTRACT_LIMITS,
+  type ExtractLimits,
+  extractTarball,
+  unlistedSkipsNote,
+} from "./extract-tarball.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export interface PullRequestSnapshot {
@@ -37,6 +42,7 @@ export async function takeSnapshot(
   pullNumber: number,
   headSha: string,
   workspaceDir: string,
+  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
 ): Promise<PullRequestSnapshot> {
   const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
   const listed = await octokit.paginate(octokit.rest.pulls.listFiles, {
@@ -81,7 +87,7 @@ export async function takeSnapshot(
 
   let workspaceSource: PullRequestSnapshot["workspaceSource"] = "tarball";
   try {
-    const extracted = await downloadTree(octokit, repo, headSha, workspaceDir);
+    const extracted = await downloadTree(octokit, repo, headSha, workspaceDir, limits);
     const changed = new Set(files.map((file) => file.path));
     for (const skipped of extracted.skipped) {
       if (changed.has(skipped.path)) {
@@ -95,7 +101,8 @@ export async function takeSnapshot(
     // to the extraction limits in size: start again empty, so the workspace holds exactly
     // what the contents API gives and nothing of an extraction that did not finish.
     await rm(workspaceDir, { recursive: true, force: true });
-    notReviewed.push(...(await fetchChangedFiles(octokit, repo, headSha, files, workspaceDir)));
+    const left = await fetchChangedFiles(octokit, repo, headSha, files, workspaceDir, limits);
+    notReviewed.push(...left);
   }
   return {
     title: pull.title,
@@ -134,18 +141,25 @@ async function diffFilesFor(
   }
 }
 
-async function downloadTree(octokit: GitHubClient, repo: RepoRef, ref: string, dir: string) {
+async function downloadTree(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  ref: string,
+  dir: string,
+  limits: ExtractLimits,
+) {
   const response = await octokit.request("GET /repos/{owner}/{repo}/tarball/{ref}", {
     ...repo,
     ref,
     request: { parseSuccessResponseBody: false },
   });
-  return extractTarball(response.data as unknown as ReadableStream<Uint8Array>, dir);
+  return extractTarball(response.data as unknown as ReadableStream<Uint8Array>, dir, limits);
 }
 
 /**
- * Writes the changed files' head content into `dir` through the contents API; returns the
- * files it could not write, for the "not reviewed" list.
+ * Writes the changed files' head content into `dir` through the contents API, within the
+ * tarball's byte limits (a pull request that makes its tarball fail must not get more disk
+ * this way); returns the files it could not write, for the "not reviewed" list.
  */
 async function fetchChangedFiles(
   octokit: GitHubClient,
@@ -153,8 +167,10 @@ async function fetchChangedFiles(
   ref: string,
   files: readonly DiffFile[],
   dir: string,
+  limits: ExtractLimits,
 ): Promise<NotReviewed[]> {
   const left: NotReviewed[] = [];
+  let written = 0;
   await mkdir(dir, { recursive: true });
   for (const file of files) {
     if (file.newPath === null || file.binary) continue;
@@ -169,9 +185,15 @@ async function fetchChangedFiles(
       left.push({ path: file.path, reason: "too-large" });
       continue;
     }
+    const content = Buffer.from(data.content, "base64");
+    if (content.length > limits.maxFileBytes || written + content.length > limits.maxTotalBytes) {
+      left.push({ path: file.path, reason: "too-large" });
+      continue;
+    }
+    written += content.length;
     const target = join(dir, within);
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, Buffer.from(data.content, "base64"));
+    await writeFile(target, content);
   }
   return left;
 }

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_EXTRACT_LIMITS } from "../../src/github/extract-tarball.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { takeSnapshot } from "../../src/github/take-snapshot.js";
 
@@ -77,5 +78,25 @@ describe("takeSnapshot's contents fallback", () => {
     const snapshot = await takeSnapshot(octokit, repo, 1, "abc", workspace);
     expect(snapshot.notReviewed).toEqual([{ path: "big.bin.txt", reason: "too-large" }]);
     expect(await readdir(workspace)).toEqual(["small.txt"]);
+  });
+
+  it("writes no more than the tarball's byte limits allow, and lists the rest", async () => {
+    const root = await mkdtemp(join(tmpdir(), "gadfly-snapshot-"));
+    made.push(root);
+    const workspace = join(root, "workspace");
+    const base64 = (bytes: number) => Buffer.alloc(bytes, "x").toString("base64");
+    const octokit = fakeOctokit({
+      "a.txt": { content: base64(600), encoding: "base64" },
+      "b.txt": { content: base64(600), encoding: "base64" },
+      "huge.txt": { content: base64(2_000), encoding: "base64" },
+      "c.txt": { content: base64(300), encoding: "base64" },
+    });
+    const limits = { ...DEFAULT_EXTRACT_LIMITS, maxTotalBytes: 1_000, maxFileBytes: 1_500 };
+    const snapshot = await takeSnapshot(octokit, repo, 1, "abc", workspace, limits);
+    expect(snapshot.notReviewed).toEqual([
+      { path: "b.txt", reason: "too-large" },
+      { path: "huge.txt", reason: "too-large" },
+    ]);
+    expect((await readdir(workspace)).sort()).toEqual(["a.txt", "c.txt"]);
   });
 });
