@@ -61,7 +61,8 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
   return (app: Probot, appOptions) => {
     if (options.operations !== undefined) appOptions?.addHandler(options.operations);
     const whoAmI = appIdentity(async () => (await app.auth()) as GitHubClient);
-    const services = { ...options, queue };
+    const { onRound: _onRound, workers: _workers, operations: _operations, ...shared } = options;
+    const services: RoundServices = { ...shared, queue };
     const dependencies = async (log: RoundDependencies["log"]) =>
       roundDependencies(services, await whoAmI(), log);
     const track = (outcome: StartOutcome, log: RoundDependencies["log"]) => {

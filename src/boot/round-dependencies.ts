@@ -23,22 +23,10 @@ export function roundDependencies(
   log: RoundLog,
 ): RoundDependencies & { appId: number; agentIsolation: IsolationLevel } {
   return {
-    config: services.config,
-    env: services.env,
-    ...(services.secrets === undefined ? {} : { secrets: services.secrets }),
-    store: services.store,
-    queue: services.queue,
-    limiter: services.limiter,
-    registry: services.registry,
-    lenses: services.lenses,
-    dataDir: services.dataDir,
-    clock: services.clock,
-    boardIntervalMs: services.boardIntervalMs,
+    ...services,
     botLogin: identity.botLogin,
     appId: identity.appId,
     log,
-    ...(services.createModel === undefined ? {} : { createModel: services.createModel }),
-    ...(services.metrics === undefined ? {} : { metrics: services.metrics }),
     agentIsolation: services.agentIsolation ?? "none",
   };
 }

@@ -2,7 +2,6 @@ import type { Server } from "node:http";
 import { resolve } from "node:path";
 import { createProbot, type Logger, run } from "probot";
 import { loadLenses } from "../agent/index.js";
-import { gadflyApp } from "./gadfly-app.js";
 import type { AppConfig } from "../config/index.js";
 import { loadAppConfig, requireWebhookSecret } from "../config/index.js";
 import type { GitHubClient } from "../github/index.js";
@@ -31,6 +30,7 @@ import {
 import { systemClock } from "../time/index.js";
 import { appIdentity } from "./app-identity.js";
 import { createRedactingLog } from "./create-redacting-log.js";
+import { gadflyApp } from "./gadfly-app.js";
 import { githubOctokit } from "./github-octokit.js";
 import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import type { GitHubClient } from "../../src/github/github-client.js";
 import { appIdentity } from "../../src/boot/app-identity.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
 
 function client(answers: (() => Promise<unknown>)[]): {
   asks: () => number;

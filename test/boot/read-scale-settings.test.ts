@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
 import {
   IN_PROCESS_ROUNDS,
   ROUNDS_PER_WORKER,
   readScaleSettings,
 } from "../../src/boot/read-scale-settings.js";
+import { ConfigError } from "../../src/config/config-error.js";
 
 const URL = "postgres://gadfly@127.0.0.1:5432/gadfly";
 

@@ -5,8 +5,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/main.js";
 import { runWorkerCommand } from "../../src/boot/run-worker-command.js";
+import { runCli } from "../../src/cli/main.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { eventually } from "../helpers/eventually.js";
 import {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startRoundWorkers } from "../../src/boot/start-round-workers.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { RoundRegistry, type StopReason } from "../../src/github/round-registry.js";
 import type { RoundJobInput } from "../../src/github/run-round-job.js";
@@ -6,7 +7,6 @@ import { MAX_ROUND_ATTEMPTS } from "../../src/run/index.js";
 import { InMemoryWorkQueue } from "../../src/run/queue/in-memory-work-queue.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import type { RoundMetricState } from "../../src/server/gadfly-metrics.js";
-import { startRoundWorkers } from "../../src/boot/start-round-workers.js";
 import { sampleLensReport } from "../builders/lens-report.js";
 import { deferred } from "../helpers/deferred.js";
 import { eventually } from "../helpers/eventually.js";
