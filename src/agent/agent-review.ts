@@ -1,15 +1,14 @@
 import type { AgentModel } from "../llm/index.js";
 import { startDeadline } from "../time/index.js";
-import { agentPrompt } from "./agent-prompt.js";
+import { agentPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { fenceText } from "./fence-untrusted.js";
-import { LensFailure } from "./lens-failure.js";
-import { publicFailureReason } from "./public-failure-reason.js";
-import { repairPrompt } from "./repair-prompt.js";
-import { repairedAnswer } from "./repaired-answer.js";
+import { LensFailure, publicFailureReason } from "./public-failure-reason.js";
 import type { ReviewAnswer } from "./review-answer.js";
+import { repairedAnswer } from "./review-answer.js";
 import type { ReviewSession } from "./review-session.js";
 import { runAgentTurn } from "./run-agent-turn.js";
+import { repairPrompt } from "./turn-prompts.js";
 
 /**
  * The review phase for an agent CLI: one run with the whole prompt, finalize

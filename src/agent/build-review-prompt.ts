@@ -1,5 +1,6 @@
 import { fenceUntrusted } from "./fence-untrusted.js";
 import { reviewContract, type ToolAccess } from "./review-contract.js";
+import type { ReviewSession } from "./review-session.js";
 import type { LensDefinition } from "./schema.js";
 
 /** What a reviewer is told about the pull request. All of it but `diffNote` is untrusted. */
@@ -54,4 +55,10 @@ export function buildReviewPrompt(
     "Investigate with the tools, then give your final answer: prose, the `VERDICT:` line and the findings block, as the output contract says.",
   );
   return { system, user: sections.join("\n\n") };
+}
+
+/** The whole prompt an agent CLI gets: it has no separate system message. */
+export function agentPrompt(session: ReviewSession): string {
+  const prompt = buildReviewPrompt(session.prompt.lens, session.prompt.input, "agent");
+  return `${prompt.system}\n\n---\n\n${prompt.user}`;
 }

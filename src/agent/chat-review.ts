@@ -4,13 +4,12 @@ import { raceAbort, startDeadline } from "../time/index.js";
 import { buildReviewPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { finalOutput } from "./finalize.js";
-import { LensFailure } from "./lens-failure.js";
-import { publicFailureReason } from "./public-failure-reason.js";
-import { repairPrompt } from "./repair-prompt.js";
-import { repairedAnswer } from "./repaired-answer.js";
+import { LensFailure, publicFailureReason } from "./public-failure-reason.js";
 import type { ReviewAnswer } from "./review-answer.js";
+import { repairedAnswer } from "./review-answer.js";
 import type { ReviewSession } from "./review-session.js";
 import { runToolLoop } from "./run-tool-loop.js";
+import { repairPrompt } from "./turn-prompts.js";
 
 /**
  * The review phase for a chat model: the tool loop, finalize on its terminal

@@ -3,8 +3,7 @@
 export type { LensEvent } from "./lens-event.js";
 export type { LensReport } from "./lens-report.js";
 export { loadLenses } from "./load-lenses.js";
-export { publicCancelReason } from "./public-cancel-reason.js";
-export { publicFailureReason } from "./public-failure-reason.js";
+export { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
 export { reviewLens } from "./review-lens.js";
 export type { LensDefinition } from "./schema.js";
 export { Workspace } from "./workspace.js";

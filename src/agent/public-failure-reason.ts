@@ -1,5 +1,22 @@
 import { isModelError, redactSecrets } from "../llm/index.js";
-import { LensFailure } from "./lens-failure.js";
+
+/*
+ * What a lens's failure or cancellation may say in public, decided here and only here: LensFailure
+ * carries a message that is already safe; any other error is described by kind, never quoted.
+ */
+
+/** A lens that ended without a publishable answer; the message is safe to publish. */
+export class LensFailure extends Error {
+  /** What the model did answer, if anything: kept for the per-lens detail. */
+  readonly text: string;
+
+  /** `cause`: the error behind it, for the log; the message is what is published. */
+  constructor(message: string, text = "", cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "LensFailure";
+    this.text = text;
+  }
+}
 
 const MAX_REASON_CHARS = 300;
 /** Error codes of a connection that failed: worth saying, never with the host. */
@@ -69,4 +86,30 @@ function routeOf(method: string, url: unknown): string {
     return "";
   }
   return ` on ${method} ${path}`.trimEnd();
+}
+
+/**
+ * Why a lens or a round was stopped, in words fit for the board: the reasons we
+ * abort with are ours (a string such as "superseded by 1a2b3c4", a job stop, a
+ * timeout carrying `publicMessage`); any other abort reason is only "cancelled",
+ * since its message could hold anything.
+ */
+export function publicCancelReason(reason: unknown): string {
+  if (typeof reason === "string" && reason.trim() !== "") return oneLine(reason);
+  if (typeof reason === "object" && reason !== null) {
+    const candidate = reason as { publicMessage?: unknown; name?: unknown; message?: unknown };
+    if (typeof candidate.publicMessage === "string" && candidate.publicMessage.trim() !== "") {
+      return oneLine(candidate.publicMessage);
+    }
+    // Our queue's stop reasons: "shutting down", "another worker took over", a cancel reason.
+    if (candidate.name === "JobStopError" && typeof candidate.message === "string") {
+      return oneLine(candidate.message);
+    }
+  }
+  return "cancelled";
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= 300 ? line : `${line.slice(0, 299)}…`;
 }

@@ -3,7 +3,7 @@ import { abortError } from "../llm/index.js";
 import type { Deadline } from "../time/index.js";
 import { raceAbort } from "../time/index.js";
 import { finalOutput } from "./finalize.js";
-import { LensFailure } from "./lens-failure.js";
+import { LensFailure } from "./public-failure-reason.js";
 import type { ReviewSession } from "./review-session.js";
 
 export interface AgentTurn {

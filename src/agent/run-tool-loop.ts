@@ -2,8 +2,8 @@ import type { ChatModel, ChatResult, Message, Usage } from "../llm/index.js";
 import { abortError, ModelTimeoutError } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import { type Deadline, raceAbort, startDeadline } from "../time/index.js";
-import { finalTurnPrompt, type LoopStop } from "./final-turn-prompt.js";
 import type { RepoTools } from "./repo-tools.js";
+import { finalTurnPrompt, type LoopStop } from "./turn-prompts.js";
 
 export interface ToolLoopOptions {
   model: ChatModel;

@@ -2,7 +2,7 @@ import type { LensFinding } from "../findings/index.js";
 import { MAX_FINDINGS_PER_LENS, stripFindingsBlock } from "../findings/index.js";
 import type { AgentModel, ChatModel, LanguageModel, Message } from "../llm/index.js";
 import { startDeadline } from "../time/index.js";
-import { agentPrompt } from "./agent-prompt.js";
+import { agentPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { fenceText } from "./fence-untrusted.js";
 import { finalOutput } from "./finalize.js";
@@ -12,7 +12,7 @@ import type { ReviewAnswer } from "./review-answer.js";
 import type { ReviewSession } from "./review-session.js";
 import { runAgentTurn } from "./run-agent-turn.js";
 import { runToolLoop } from "./run-tool-loop.js";
-import { verifyPrompt } from "./verify-prompt.js";
+import { verifyPrompt } from "./turn-prompts.js";
 
 export interface VerifyOutcome {
   /** False when the verification gave no usable answer: the review's findings stand, unverified. */
