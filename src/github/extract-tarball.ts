@@ -39,7 +39,12 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxArchiveBytes: 2 * 1024 * 1024 * 1024,
 };
 
-export type SkipReason = "too-large" | "unsafe-link" | "over-limit" | "unsupported";
+/**
+ * Why an entry was not written. `refused`: it passed our filter, but node-tar would not
+ * write it (a path with `..`, a path through a link, a hard link to nothing) or the write
+ * failed; node-tar only warns about those, so without this they would vanish unlisted.
+ */
+export type SkipReason = "too-large" | "unsafe-link" | "over-limit" | "unsupported" | "refused";
 
 export interface ExtractResult {
   files: number;
@@ -48,7 +53,7 @@ export interface ExtractResult {
   entries: number;
   /**
    * Paths skipped: over the per-file size, links leaving the tree, entry types
-   * we never create (devices, FIFOs), or past a limit. At most
+   * we never create (devices, FIFOs), past a limit, or refused by node-tar. At most
    * `maxListedSkips` of them; the rest are counted in `unlistedSkips`.
    */
   skipped: { path: string; reason: SkipReason }[];
@@ -105,6 +110,12 @@ export async function extractTarball(
     strip: 1,
     preservePaths: false,
     noMtime: true,
+    onwarn: (code, _message, data) => {
+      // An entry node-tar would not write; it was counted as taken, which only errs on the
+      // safe side of the limits.
+      const entry = data.entry as tar.ReadEntry | undefined;
+      if (code === "TAR_ENTRY_ERROR" && entry !== undefined) skip(String(entry.path), "refused");
+    },
     filter: (path, entry) => {
       const stat = entry as tar.ReadEntry;
       const relative = path.split("/").slice(1).join("/");

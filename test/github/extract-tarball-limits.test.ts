@@ -119,6 +119,27 @@ describe("extractTarball entry limits", () => {
     ]);
   });
 
+  it("lists the entries node-tar refuses to write instead of losing them unnamed", async () => {
+    const entries = [
+      ustarEntry("top/", "5"),
+      ustarEntry("top/sub/", "5"),
+      ustarEntry("top/../escape.txt", "0", { content: "x" }),
+      ustarEntry("top/l", "2", { link: "sub" }),
+      ustarEntry("top/l/through-link.txt", "0", { content: "x" }),
+      ustarEntry("top/hard", "1", { link: "top/missing" }),
+      ustarEntry("top/a.txt", "0", { content: "a\n" }),
+    ];
+    const dir = await outputDir();
+    const result = await extractTarball(tarball(entries), dir);
+    expect(result.skipped).toEqual([
+      { path: "../escape.txt", reason: "refused" },
+      { path: "l/through-link.txt", reason: "refused" },
+      { path: "hard", reason: "refused" },
+    ]);
+    expect((await readdir(dir)).sort()).toEqual(["a.txt", "l", "sub"]);
+    expect(await readdir(join(dir, "sub"))).toEqual([]);
+  });
+
   it("fails on a gzip bomb instead of decompressing it all, though every file in it is skipped", async () => {
     // 64 MiB of zeros in one file: well over maxFileBytes, so it is skipped, not written;
     // gzipped it is a few dozen kilobytes, so only a bound on what is read stops the work.
