@@ -1,7 +1,7 @@
 import { fenceUntrusted } from "./fence-untrusted.js";
+import type { LensDefinition } from "./load-lenses.js";
 import { reviewContract, type ToolAccess } from "./review-contract.js";
 import type { ReviewSession } from "./review-session.js";
-import type { LensDefinition } from "./schema.js";
 
 /** What a reviewer is told about the pull request. All of it but `diffNote` is untrusted. */
 export interface ReviewPromptInput {

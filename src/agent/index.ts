@@ -2,8 +2,8 @@
 // Other folders import only from here; this lists what they use today.
 export type { LensEvent } from "./lens-event.js";
 export type { LensReport } from "./lens-report.js";
+export type { LensDefinition } from "./load-lenses.js";
 export { loadLenses } from "./load-lenses.js";
 export { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
 export { reviewLens } from "./review-lens.js";
-export type { LensDefinition } from "./schema.js";
 export { Workspace } from "./workspace.js";

@@ -1,8 +1,75 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { packageLensesDirectory } from "./package-lenses-directory.js";
-import { parseLensFile } from "./parse-lens-file.js";
-import type { LensDefinition } from "./schema.js";
+import { basename, extname, join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { findPackageRoot, LensId } from "../config/index.js";
+
+/*
+ * A lens is a markdown file: YAML front matter (id, title, emoji), then its prompt. The built-in
+ * ones are the package's lenses/*.md, the single source of their titles and emoji too.
+ */
+
+/** The YAML front matter of a lens file (`lenses/<id>.md`). */
+export const LensFrontMatter = z.strictObject({
+  id: LensId,
+  /** The heading the lens gets, e.g. "Error handling & edge cases". */
+  title: z.string().trim().min(1).max(80),
+  /** Shown before the title, e.g. 🧯. */
+  emoji: z.string().trim().min(1).max(16),
+});
+export type LensFrontMatter = z.infer<typeof LensFrontMatter>;
+
+/** A lens ready to review with: its front matter, its prompt and where it came from. */
+export const LensDefinition = LensFrontMatter.extend({
+  /** The markdown body: what the lens hunts for and its severity rubric. */
+  prompt: z.string().trim().min(1, "the lens has no prompt after its front matter"),
+  /** The file it was loaded from, for error messages. */
+  source: z.string(),
+});
+export type LensDefinition = z.infer<typeof LensDefinition>;
+
+const FRONT_MATTER_RE = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * Parses one lens file: YAML front matter (`id`, `title`, `emoji`) between
+ * `---` lines, then the prompt. Errors name the file and the field.
+ */
+export function parseLensFile(text: string, source: string): LensDefinition {
+  const match = FRONT_MATTER_RE.exec(text);
+  if (match === null) {
+    throw new Error(
+      `${source}: no front matter (the file must start with a --- line, then id, title and emoji, then ---)`,
+    );
+  }
+  let frontMatter: unknown;
+  try {
+    frontMatter = parseYaml(match[1] ?? "");
+  } catch (error) {
+    throw new Error(`${source}: the front matter is not valid YAML: ${(error as Error).message}`);
+  }
+  const parsed = LensDefinition.safeParse({
+    ...(typeof frontMatter === "object" && frontMatter !== null ? frontMatter : {}),
+    prompt: text.slice(match[0].length),
+    source,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") || "front matter";
+    throw new Error(`${source}: field "${field}": ${issue?.message ?? "invalid"}`);
+  }
+  const expectedId = basename(source, extname(source));
+  if (parsed.data.id !== expectedId) {
+    throw new Error(
+      `${source}: field "id": "${parsed.data.id}" must match the file name ("${expectedId}")`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The package's own `lenses/` directory, the same from src/ (tests, tsx) and dist/ (the built app). */
+export function packageLensesDirectory(moduleUrl: string = import.meta.url): string {
+  return join(findPackageRoot(moduleUrl, "lenses"), "lenses");
+}
 
 export interface LoadLensesOptions {
   /** The built-in lenses; defaults to the package's `lenses/`. */

@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadLenses } from "../../src/agent/load-lenses.js";
-import { packageLensesDirectory } from "../../src/agent/package-lenses-directory.js";
+import { loadLenses, packageLensesDirectory } from "../../src/agent/load-lenses.js";
 
 describe("loadLenses", () => {
   let directory: string;

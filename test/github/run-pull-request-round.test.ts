@@ -1,7 +1,7 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { LensDefinition } from "../../src/agent/load-lenses.js";
 import { loadLenses } from "../../src/agent/load-lenses.js";
-import type { LensDefinition } from "../../src/agent/schema.js";
 import { lensesFor } from "../../src/config/plan-review.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
 import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";

@@ -1,8 +1,8 @@
 import type { ReviewPromptInput } from "../../../src/agent/build-review-prompt.js";
 import type { LensEvent } from "../../../src/agent/lens-event.js";
+import type { LensDefinition } from "../../../src/agent/load-lenses.js";
 import { loadLenses } from "../../../src/agent/load-lenses.js";
 import type { ReviewLensOptions } from "../../../src/agent/review-lens.js";
-import type { LensDefinition } from "../../../src/agent/schema.js";
 import { Workspace } from "../../../src/agent/workspace.js";
 import type { LensFinding } from "../../../src/findings/schema.js";
 import type { LanguageModel } from "../../../src/llm/language-model.js";
