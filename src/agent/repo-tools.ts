@@ -3,7 +3,7 @@ import { grep } from "./tools/grep.js";
 import { listFiles } from "./tools/list-files.js";
 import { readFile } from "./tools/read-file.js";
 import type { RepoTool } from "./tools/repo-tool.js";
-import { ToolError } from "./tools/tool-error.js";
+import { ToolError } from "./tools/repo-tool.js";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tools/tool-limits.js";
 import type { Workspace } from "./workspace.js";
 

@@ -1,7 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { errorCode } from "./tools/error-code.js";
-import { ToolError } from "./tools/tool-error.js";
+import { errorCode, ToolError } from "./tools/repo-tool.js";
 
 /** A path inside the workspace, checked: its real location is inside the root. */
 export interface WorkspacePath {

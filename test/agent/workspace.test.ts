@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolError } from "../../src/agent/tools/tool-error.js";
+import { ToolError } from "../../src/agent/tools/repo-tool.js";
 import { Workspace } from "../../src/agent/workspace.js";
 import {
   FIXTURE_REPO,

@@ -1,3 +1,23 @@
+/* How much a tool shows: binary files refused, overlong lines cut, the whole output capped. */
+
+/** How much of a file is inspected for a NUL byte, as git and ripgrep do. */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+
+/** A file with a NUL byte near its start is binary: not text a reviewer can read. */
+export function isBinary(content: Uint8Array): boolean {
+  const end = Math.min(content.length, BINARY_SNIFF_BYTES);
+  for (let index = 0; index < end; index++) {
+    if (content[index] === 0) return true;
+  }
+  return false;
+}
+
+/** Shortens one overlong line (minified code) so it cannot eat a tool's whole output budget. */
+export function cutLine(line: string, maxChars: number): string {
+  if (line.length <= maxChars) return line;
+  return `${line.slice(0, maxChars)}… (line cut, ${line.length} chars)`;
+}
+
 export interface OutputCaps {
   maxLines: number;
   maxBytes: number;

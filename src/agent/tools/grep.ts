@@ -1,8 +1,7 @@
-import { cutLine } from "./cut-line.js";
-import { defineRepoTool } from "./define-repo-tool.js";
+import { cutLine } from "./cap-output.js";
+import { defineRepoTool, ToolError } from "./repo-tool.js";
 import { runGrepWorker } from "./run-grep-worker.js";
 import { GrepArguments } from "./schema.js";
-import { ToolError } from "./tool-error.js";
 import { walkFiles } from "./walk-files.js";
 
 /** ripgrep's inline case-insensitive flag, which models use out of habit; JavaScript has no such prefix. */

@@ -1,6 +1,5 @@
-import { defineRepoTool } from "./define-repo-tool.js";
+import { defineRepoTool, ToolError } from "./repo-tool.js";
 import { ListFilesArguments } from "./schema.js";
-import { ToolError } from "./tool-error.js";
 import { walkFiles } from "./walk-files.js";
 
 /** How far past the cap the walk goes to say how much was left out. */

@@ -1,11 +1,7 @@
 import { readFile as readBytes } from "node:fs/promises";
-import { capOutput } from "./cap-output.js";
-import { cutLine } from "./cut-line.js";
-import { defineRepoTool } from "./define-repo-tool.js";
-import { errorCode } from "./error-code.js";
-import { isBinary } from "./is-binary.js";
+import { capOutput, cutLine, isBinary } from "./cap-output.js";
+import { defineRepoTool, errorCode, ToolError } from "./repo-tool.js";
 import { ReadFileArguments } from "./schema.js";
-import { ToolError } from "./tool-error.js";
 
 /** `read_file {path, start_line?, end_line?}`: numbered lines of one file of the PR head. */
 export const readFile = defineRepoTool({

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
-import { BINARY_SNIFF_BYTES } from "./is-binary.js";
-import { ToolError } from "./tool-error.js";
+import { BINARY_SNIFF_BYTES } from "./cap-output.js";
+import { ToolError } from "./repo-tool.js";
 
 export interface GrepJob {
   source: string;
