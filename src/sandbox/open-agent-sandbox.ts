@@ -109,8 +109,13 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
         dispose,
       };
     }
+    // Found here, not by the spawn: the agent starts in the pull request's copy, where
+    // `./agent` or a relative PATH entry (`node_modules/.bin`, an empty one) would name the
+    // author's file. Not found, it stays a path outside the copy, and the spawn says ENOENT.
+    const name = options.command[0] ?? "";
+    const program = (await findProgram(name, options.env.PATH)) ?? resolve(name);
     return {
-      argv: [...options.command],
+      argv: [program, ...options.command.slice(1)],
       cwd: workspace,
       env,
       ...(owner === undefined ? {} : owner),
@@ -135,21 +140,34 @@ function withHome(env: Readonly<Record<string, string>>, home: string): Record<s
   };
 }
 
+/** Where the spawn's execvp looks for a bare name when the environment has no PATH. */
+const EXECVP_DEFAULT_PATH = "/usr/bin:/bin";
+
 /** The real path of the program argv[0] names (searched in PATH), or null when none. */
 async function locateProgram(name: string, path: string | undefined): Promise<string | null> {
+  const found = await findProgram(name, path);
+  return found === null ? null : await realpath(found);
+}
+
+/**
+ * The absolute path of the executable argv[0] names, or null when none: a path with a `/`
+ * is taken from our working directory, a bare name searched in the absolute PATH entries
+ * only. Not resolved through links: a program may look at the name it was started by.
+ */
+async function findProgram(name: string, path: string | undefined): Promise<string | null> {
   if (name === "") {
     return null;
   }
   const candidates = name.includes("/")
     ? [resolve(name)]
-    : (path ?? "")
+    : (path ?? EXECVP_DEFAULT_PATH)
         .split(delimiter)
         .filter(isAbsolute)
         .map((directory) => join(directory, name));
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);
-      return await realpath(candidate);
+      return candidate;
     } catch {
       // Not this one.
     }
