@@ -1,7 +1,7 @@
 /* The hidden `<!-- gadfly-meta {...} -->` line of the consensus comment, written and read back. */
 
-export const META_PREFIX = "<!-- gadfly-meta ";
-export const META_SUFFIX = " -->";
+const META_PREFIX = "<!-- gadfly-meta ";
+const META_SUFFIX = " -->";
 
 /**
  * The hidden `<!-- gadfly-meta {...} -->` line. The JSON is written so that it can

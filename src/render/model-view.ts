@@ -1,9 +1,8 @@
 import type { LensReport } from "../agent/index.js";
 import type { ModelSummary } from "../consensus/index.js";
-import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
+import { MAX_FINDINGS_PER_LENS, removeFindingsBlocks } from "../findings/index.js";
 import { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 import { modelCommentMarker } from "./markers.js";
-import { publishedLensText } from "./published-lens-text.js";
 
 /** A lens's text as shown: possibly cut, with how much was cut. */
 export interface LensCut {
@@ -110,4 +109,12 @@ function outcomeLabel(lens: LensReport): string {
   if (lens.outcome === "cancelled") return "🚫 cancelled";
   if (lens.outcome === "skipped") return "⏭️ skipped";
   return lens.verdict ?? "done";
+}
+
+/**
+ * A lens's text as the PR shows it: the model's prose and VERDICT line, without
+ * the `gadfly-findings` JSON (its findings are already in the tables and inline).
+ */
+export function publishedLensText(lens: LensReport): string {
+  return removeFindingsBlocks(lens.text);
 }
