@@ -126,6 +126,8 @@ function plan(concurrency: number): ReviewPlan {
     lenses: LENSES,
     customLenses: [],
     ignore: [],
+    publish: { inline: "agreed", minSeverity: "nit", maxInline: 30 },
+    instructions: [],
     review: {
       lenses: LENSES,
       concurrency,

@@ -7,7 +7,12 @@ export { loadAppConfig } from "./load-app-config.js";
 export { parseConfigText } from "./parse-config-text.js";
 export { lensesFor, planReview } from "./plan-review.js";
 export { REPO_CONFIG_LIMITS } from "./repo-config-limits.js";
-export { DEFAULT_REPO_CONFIG, RepoConfig } from "./repo-config-schema.js";
+export {
+  DEFAULT_REPO_CONFIG,
+  RepoConfig,
+  type RepoInstruction,
+  type RepoPublish,
+} from "./repo-config-schema.js";
 export { requireWebhookSecret } from "./require-webhook-secret.js";
 export type { ReviewPlan } from "./resolve-review-plan.js";
 export {
@@ -18,6 +23,8 @@ export {
   type OllamaProviderConfig,
   type OpenAIProviderConfig,
   type ProviderConfig,
+  PublishPolicy,
+  type PublishSeverity,
   type ReviewConfig,
   type SandboxConfig,
 } from "./schema.js";

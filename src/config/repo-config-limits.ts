@@ -27,4 +27,11 @@ export const REPO_CONFIG_LIMITS = {
    * work per character of each changed path (matching is linear in the path).
    */
   ignoreMatcherStates: 2_000,
+  /** Entries of `instructions:`; each one's text goes to every reviewer whose files it matches. */
+  instructions: 20,
+  instructionTextChars: 4_000,
+  /** Globs of one instruction's `paths`, each at most `ignoreGlobChars`. */
+  instructionPaths: 20,
+  /** Compiled matcher states over every instruction's `paths` together (as `ignoreMatcherStates`). */
+  instructionMatcherStates: 2_000,
 } as const;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REPO_CONFIG_LIMITS as LIMITS } from "./repo-config-limits.js";
 import { compileSafeGlob } from "./safe-glob.js";
-import { LensId } from "./schema.js";
+import { LensId, PublishPolicy } from "./schema.js";
 
 /**
  * `.github/gadfly.yml`, read from the default branch. A repository chooses
@@ -30,6 +30,35 @@ const IgnoreGlob = z
     const compiled = compileSafeGlob(glob);
     if (!compiled.ok) context.addIssue({ code: "custom", message: compiled.problem });
   });
+
+/**
+ * The index of the first glob at which the compiled matcher states of the globs so far pass
+ * `limit`, or null: the bound on the work per character of each path they are matched against.
+ */
+function firstOverStates(globs: readonly string[], limit: number): number | null {
+  let states = 0;
+  for (const [index, glob] of globs.entries()) {
+    const compiled = compileSafeGlob(glob);
+    states += compiled.ok ? compiled.stateCount : 0;
+    if (states > limit) return index;
+  }
+  return null;
+}
+
+/** A repository's publishing choices: the fields it sets override the app's `publish`. */
+export const RepoPublish = z.strictObject({
+  inline: PublishPolicy.shape.inline.unwrap().optional(),
+  minSeverity: PublishPolicy.shape.minSeverity.unwrap().optional(),
+  maxInline: PublishPolicy.shape.maxInline.unwrap().optional(),
+});
+export type RepoPublish = z.infer<typeof RepoPublish>;
+
+/** Review instructions for the files matched by `paths` (globs of the same safe subset as `ignore`). */
+export const RepoInstruction = z.strictObject({
+  paths: z.array(IgnoreGlob).min(1).max(LIMITS.instructionPaths),
+  text: z.string().trim().min(1).max(LIMITS.instructionTextChars),
+});
+export type RepoInstruction = z.infer<typeof RepoInstruction>;
 
 export const RepoConfig = z.strictObject({
   /** Model ids from the app config; default: all of them. */
@@ -62,19 +91,13 @@ export const RepoConfig = z.strictObject({
     .array(IgnoreGlob)
     .max(LIMITS.ignoreGlobs)
     .superRefine((globs, context) => {
-      let states = 0;
-      for (const [index, glob] of globs.entries()) {
-        const compiled = compileSafeGlob(glob);
-        states += compiled.ok ? compiled.stateCount : 0;
-        if (states > LIMITS.ignoreMatcherStates) {
-          context.addIssue({
-            code: "custom",
-            path: [index],
-            message: `the ignore globs up to here compile to over ${LIMITS.ignoreMatcherStates} matcher states: use fewer or simpler globs`,
-          });
-          return;
-        }
-      }
+      const over = firstOverStates(globs, LIMITS.ignoreMatcherStates);
+      if (over === null) return;
+      context.addIssue({
+        code: "custom",
+        path: [over],
+        message: `the ignore globs up to here compile to over ${LIMITS.ignoreMatcherStates} matcher states: use fewer or simpler globs`,
+      });
     })
     .default([]),
   /** The comment phrase that starts a round; matched case-insensitively at a line start. */
@@ -82,6 +105,31 @@ export const RepoConfig = z.strictObject({
   onPush: z.enum(["review", "off"]).default("review"),
   /** Review draft pull requests on push too. */
   drafts: z.boolean().default(false),
+  /**
+   * Which findings are posted inline; each field unset here is the app's (`publish` in
+   * gadfly.config.yml, by default `inline: agreed`, `minSeverity: nit`, `maxInline: 30`).
+   */
+  publish: RepoPublish.optional(),
+  /** Review instructions for the files their `paths` match. */
+  instructions: z
+    .array(RepoInstruction)
+    .max(LIMITS.instructions)
+    .superRefine((instructions, context) => {
+      const globs = instructions.flatMap((instruction, entry) =>
+        instruction.paths.map((glob, index) => ({ glob, path: [entry, "paths", index] })),
+      );
+      const over = firstOverStates(
+        globs.map(({ glob }) => glob),
+        LIMITS.instructionMatcherStates,
+      );
+      if (over === null) return;
+      context.addIssue({
+        code: "custom",
+        path: globs[over]?.path ?? [],
+        message: `the instruction paths up to here compile to over ${LIMITS.instructionMatcherStates} matcher states: use fewer or simpler globs`,
+      });
+    })
+    .default([]),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 

@@ -1,6 +1,6 @@
 import { ConfigError, type ConfigIssue } from "./config-error.js";
-import type { RepoConfig, RepoLens } from "./repo-config-schema.js";
-import type { AppConfig, ModelConfig, ReviewConfig } from "./schema.js";
+import type { RepoConfig, RepoInstruction, RepoLens, RepoPublish } from "./repo-config-schema.js";
+import type { AppConfig, ModelConfig, PublishPolicy, ReviewConfig } from "./schema.js";
 
 /** What one round runs: the models and lenses chosen, and the review settings. */
 export interface ReviewPlan {
@@ -10,6 +10,10 @@ export interface ReviewPlan {
   customLenses: RepoLens[];
   review: ReviewConfig;
   ignore: string[];
+  /** Which findings are posted inline: the app's `publish`, each field the repository sets overriding it. */
+  publish: PublishPolicy;
+  /** The repository's review instructions, in the file's order. */
+  instructions: RepoInstruction[];
 }
 
 /**
@@ -68,5 +72,16 @@ export function resolveReviewPlan(
     customLenses: distinctLenses.flatMap((id) => custom.get(id) ?? []),
     review: app.review,
     ignore: repo.ignore,
+    publish: mergePublish(app.publish, repo.publish),
+    instructions: repo.instructions,
+  };
+}
+
+/** The app's policy with each field the repository set in its place. */
+function mergePublish(app: PublishPolicy, repo: RepoPublish | undefined): PublishPolicy {
+  return {
+    inline: repo?.inline ?? app.inline,
+    minSeverity: repo?.minSeverity ?? app.minSeverity,
+    maxInline: repo?.maxInline ?? app.maxInline,
   };
 }

@@ -98,6 +98,33 @@ export const ReviewConfig = z.strictObject({
 });
 export type ReviewConfig = z.infer<typeof ReviewConfig>;
 
+/** The severities a finding can have, highest first (as `findings/` defines them). */
+export const PublishSeverity = z.enum(["high", "medium", "low", "nit"]);
+export type PublishSeverity = z.infer<typeof PublishSeverity>;
+
+/** GitHub shows long reviews poorly and each inline comment is a notification. */
+export const MAX_INLINE_COMMENTS_LIMIT = 30;
+
+/**
+ * Which findings get an inline comment on the pull request; every finding is in the
+ * consensus comment whatever this says.
+ * - `inline: agreed` (default): a finding at least two models agree on, at any severity, or
+ *   a single model's `high`; `all`: every finding; `off`: no inline review.
+ * - `minSeverity`: findings below it are not posted inline.
+ * - `maxInline`: at most this many inline comments per review (0 to 30).
+ */
+export const PublishPolicy = z.strictObject({
+  inline: z.enum(["agreed", "all", "off"]).default("agreed"),
+  minSeverity: PublishSeverity.default("nit"),
+  maxInline: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_INLINE_COMMENTS_LIMIT)
+    .default(MAX_INLINE_COMMENTS_LIMIT),
+});
+export type PublishPolicy = z.infer<typeof PublishPolicy>;
+
 /**
  * How agent CLIs (`command` providers) are isolated from the host. `auto` takes the
  * strongest level that works here: bubblewrap, else (as root) a dedicated
@@ -117,6 +144,8 @@ export const AppConfig = z
     models: z.array(ModelConfig).min(1),
     review: ReviewConfig.default(ReviewConfig.parse({})),
     sandbox: SandboxConfig.default(SandboxConfig.parse({})),
+    /** The default publishing policy; a repository's `publish` overrides it field by field. */
+    publish: PublishPolicy.default(PublishPolicy.parse({})),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();

@@ -35,6 +35,8 @@ const plan: ReviewPlan = {
   lenses: lensIds,
   customLenses: [],
   ignore: [],
+  publish: { inline: "agreed", minSeverity: "nit", maxInline: 30 },
+  instructions: [],
   review: {
     lenses: lensIds,
     concurrency: 8,

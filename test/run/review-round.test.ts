@@ -26,6 +26,8 @@ function plan(overrides: Partial<ReviewPlan["review"]> = {}): ReviewPlan {
     lenses: lensIds,
     customLenses: [],
     ignore: [],
+    publish: { inline: "agreed", minSeverity: "nit", maxInline: 30 },
+    instructions: [],
     review: {
       lenses: lensIds,
       concurrency: 8,
