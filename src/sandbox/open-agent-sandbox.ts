@@ -91,7 +91,8 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
     const env = withHome(options.env, inside ? SANDBOX_HOME : home);
     if (inside) {
       const program = await locateProgram(options.command[0] ?? "", options.env.PATH);
-      const command = [program ?? options.command[0] ?? "", ...options.command.slice(1)];
+      // Not found, a path outside the copy: inside, `./agent` would be /workspace/agent.
+      const command = [program ?? resolve(options.command[0] ?? ""), ...options.command.slice(1)];
       return {
         argv: buildBwrapArgv({
           bwrap: isolation.bwrap,

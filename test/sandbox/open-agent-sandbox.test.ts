@@ -63,4 +63,18 @@ describe("openAgentSandbox's program, without bubblewrap", () => {
     expect(["/usr/bin/sh", "/bin/sh"]).toContain(sandbox.argv[0]);
     expect(sandbox.argv.slice(1)).toEqual(["-c", "exit 0"]);
   });
+
+  it("inside bubblewrap too, a program it cannot find stays a path outside the copy", async () => {
+    const sandbox = await openAgentSandbox({
+      snapshot,
+      command: ["./agent", "--flag"],
+      env: { PATH: "node_modules/.bin" },
+      isolation: { ...NO_ISOLATION, level: "bwrap", weakerBecause: null },
+      temporaryRoot: scratch,
+    });
+    opened.push(sandbox);
+    const command = sandbox.argv.slice(sandbox.argv.indexOf("--") + 1);
+    // No ./agent where we run: the one named is the copy's, reached by its relative name.
+    expect(command).toEqual([resolve("./agent"), "--flag"]);
+  });
 });
