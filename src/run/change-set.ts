@@ -1,3 +1,4 @@
+import type { RepositoryConvention } from "../agent/index.js";
 import type { DiffFile } from "../diff/index.js";
 import type { NotReviewed } from "./round-status.js";
 
@@ -19,4 +20,9 @@ export interface ChangeSet {
   notReviewed: NotReviewed[];
   /** A directory holding the head tree; the reviewers' tools read it. */
   workspaceDir: string;
+  /**
+   * The repository's conventions every lens is given (files from the base, the config's
+   * instructions for these paths), bounded; absent or empty when there are none.
+   */
+  conventions?: RepositoryConvention[];
 }

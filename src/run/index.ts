@@ -5,6 +5,12 @@ export { CoalescedWriter } from "./coalesced-writer.js";
 export { collectSecrets } from "./collect-secrets.js";
 export { modelsSkippedForFork } from "./fork-rule.js";
 export { prepareChangeSet } from "./prepare-change-set.js";
+export {
+  CONVENTION_FILES,
+  CONVENTION_LIMITS,
+  type ConventionFile,
+  conventionText,
+} from "./repository-conventions.js";
 export { type ReviewChangeResult, reviewChange } from "./review-change.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";

@@ -2,6 +2,11 @@ import { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "../config
 import type { DiffFile } from "../diff/index.js";
 import { packDiff } from "../diff/index.js";
 import type { ChangeSet } from "./change-set.js";
+import {
+  type ConventionFile,
+  type ConventionInstruction,
+  conventionsFor,
+} from "./repository-conventions.js";
 import type { NotReviewed } from "./round-status.js";
 
 export interface ChangeSetSource {
@@ -15,6 +20,10 @@ export interface ChangeSetSource {
   diffBudgetChars: number;
   /** Files the snapshot could not take (e.g. skipped by size while extracting). */
   alsoNotReviewed?: readonly NotReviewed[];
+  /** The convention files read from the base (never the head), each already bounded. */
+  conventionFiles?: readonly ConventionFile[];
+  /** The repository config's instructions: those whose globs match a changed path are given. */
+  instructions?: readonly ConventionInstruction[];
 }
 
 /** Applies the ignore globs and packs the rest into the reviewers' budget; nothing is dropped silently. */
@@ -52,6 +61,15 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
     included: packed.included,
     notReviewed,
     workspaceDir: source.workspaceDir,
+    conventions: conventionsFor({
+      files: source.conventionFiles ?? [],
+      instructions: source.instructions ?? [],
+      changedPaths: source.files.flatMap((file) =>
+        file.oldPath === null || file.oldPath === file.path
+          ? [file.path]
+          : [file.path, file.oldPath],
+      ),
+    }),
   };
 }
 

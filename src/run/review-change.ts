@@ -7,8 +7,11 @@ import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
 
 export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> {
-  /** The change as read from GitHub or from git; the ignore globs and the diff budget come from the plan. */
-  source: Omit<ChangeSetSource, "ignore" | "diffBudgetChars">;
+  /**
+   * The change as read from GitHub or from git (with the convention files of its base); the
+   * ignore globs, the diff budget and the instructions come from the plan.
+   */
+  source: Omit<ChangeSetSource, "ignore" | "diffBudgetChars" | "instructions">;
   /** The pull request's last completed round: findings are then compared (fixed, still open, new). */
   previous?: { headSha: string; round: number; findings: PreviousFinding[] };
 }
@@ -35,6 +38,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     ...source,
     ignore: plan.ignore,
     diffBudgetChars: plan.review.diffBudgetChars,
+    instructions: plan.instructions,
   });
   const { reports, status } = await reviewRound({ ...rest, change });
   const consensus = buildConsensus({

@@ -123,6 +123,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     description: change.description,
     diff: change.packedDiff,
     changedFiles: change.files.map((file) => file.path),
+    conventions: change.conventions ?? [],
   };
 
   // Interleave models (lens-major order) so one slow provider does not hold every slot.
