@@ -1,0 +1,118 @@
+import {
+  CONVENTION_FILES,
+  CONVENTION_LIMITS,
+  type ConventionFile,
+  conventionText,
+} from "../run/index.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+
+export interface LoadConventionsOptions {
+  /** The round's stop: a read in flight is abandoned with it. */
+  signal?: AbortSignal;
+  /**
+   * A file GitHub would not give (any answer but 404, or no answer), or the pull request's
+   * base that could not be read: for the log. The review goes on without it.
+   */
+  onError?: (path: string | null, error: unknown) => void;
+  /** Bytes used of each file; the rest is cut (a note says so in the prompt). */
+  fileBytes?: number;
+}
+
+/**
+ * The convention files (AGENTS.md, CONTRIBUTING.md…) of a pull request's base, never of its
+ * head: the author must not write the rules their own review follows. Never throws: a file
+ * that is missing is not a convention, and one GitHub fails to give is reported through
+ * `onError` and left out, so no round fails for its conventions.
+ */
+export async function loadConventions(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  pullNumber: number,
+  options: LoadConventionsOptions = {},
+): Promise<ConventionFile[]> {
+  let baseSha: string;
+  try {
+    const { data: pull } = await octokit.rest.pulls.get({
+      ...repo,
+      pull_number: pullNumber,
+      ...(options.signal === undefined ? {} : { request: { signal: options.signal } }),
+    });
+    baseSha = pull.base.sha;
+  } catch (error) {
+    options.onError?.(null, error);
+    return [];
+  }
+  return loadConventionFiles(octokit, repo, baseSha, options);
+}
+
+/** The convention files at one commit (a pull request's base SHA), in CONVENTION_FILES order. */
+export async function loadConventionFiles(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  ref: string,
+  options: LoadConventionsOptions = {},
+): Promise<ConventionFile[]> {
+  const fileBytes = options.fileBytes ?? CONVENTION_LIMITS.fileBytes;
+  const read = await Promise.all(
+    CONVENTION_FILES.map(async (path): Promise<ConventionFile | null> => {
+      try {
+        const bytes = await readPrefix(octokit, repo, ref, path, fileBytes + 1, options.signal);
+        if (bytes === null) return null;
+        return { path, ...conventionText(bytes, fileBytes) };
+      } catch (error) {
+        // Missing is no convention; stopped is the round's own business.
+        if ((error as { status?: unknown }).status === 404 || options.signal?.aborted) return null;
+        options.onError?.(path, error);
+        return null;
+      }
+    }),
+  );
+  return read.filter((file): file is ConventionFile => file !== null);
+}
+
+/**
+ * The first `maxBytes` of a file at `ref`, streamed raw (a 100 MB file costs no more than
+ * `maxBytes`), or null when the path is not a file (GitHub then answers with JSON: a
+ * directory's listing, a submodule, a link out of the tree).
+ */
+async function readPrefix(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  ref: string,
+  path: string,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array | null> {
+  const response = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
+    ...repo,
+    path,
+    ref,
+    mediaType: { format: "raw" },
+    request: {
+      parseSuccessResponseBody: false,
+      ...(signal === undefined ? {} : { signal }),
+    },
+  });
+  const stream = response.data as unknown as ReadableStream<Uint8Array> | null;
+  const type = String(response.headers["content-type"] ?? "");
+  if (/application\/json/i.test(type)) {
+    await stream?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (stream === null) return new Uint8Array();
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.length;
+    }
+  } finally {
+    // Past the bound, the rest of the file is never downloaded.
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
