@@ -20,10 +20,12 @@ import { loadDemo } from "./load-demo.js";
 import { LocalChangeError } from "./local-change-error.js";
 import { packageVersion } from "./package-version.js";
 import { parseCliArgs } from "./parse-cli-args.js";
+import { readBaseConventions } from "./read-base-conventions.js";
 import type { ReportMeta } from "./report-meta.js";
 import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
 import { runGit } from "./run-git.js";
 import { TerminalBoard } from "./terminal-board.js";
+import { terminalSafeText } from "./terminal-safe-text.js";
 import { UsageError } from "./usage-error.js";
 import { usageText } from "./usage-text.js";
 
@@ -131,6 +133,26 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       ...(options.head === null ? {} : { head: options.head }),
     }));
   try {
+    // The team's conventions, from the base commit (never the head or the working tree);
+    // the demo has no repository, so none.
+    const conventionFiles =
+      demo === null
+        ? await readBaseConventions(
+            (args, input) =>
+              runGit(args, {
+                cwd: resolve(io.cwd, options.repoPath),
+                env,
+                ...(input === undefined ? {} : { input }),
+              }),
+            local.baseSha,
+            {
+              onError: (path, reason) =>
+                io.stderr.write(
+                  `gadfly: ${terminalSafeText(`conventions: could not read ${path} from the base (${reason}); the review goes on without it`, { oneLine: true })}\n`,
+                ),
+            },
+          )
+        : [];
     const board = options.progress
       ? new TerminalBoard({
           stream: io.stderr,
@@ -151,6 +173,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
         files: local.files,
         workspaceDir: local.workspaceDir,
         alsoNotReviewed: local.notReviewed,
+        conventionFiles,
       },
       plan,
       providers: config.providers,
