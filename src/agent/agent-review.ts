@@ -27,7 +27,7 @@ export async function agentReview(
     session.deadline,
     `timed out after ${session.timeoutSeconds} s`,
   );
-  const checked = checkLensAnswer(first.text);
+  const checked = checkLensAnswer(first.text, { lens: session.prompt.lens.id });
   if (checked.usable) {
     return {
       text: first.text,
@@ -66,5 +66,6 @@ export async function agentReview(
     repaired.text,
     first.text !== first.terminal || repaired.text !== repaired.terminal,
     null,
+    { lens: session.prompt.lens.id },
   );
 }

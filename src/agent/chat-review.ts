@@ -39,7 +39,7 @@ export async function chatReview(model: ChatModel, session: ReviewSession): Prom
     onUsage: session.onUsage,
   });
   const text = finalOutput(loop.terminal, loop.before);
-  const checked = checkLensAnswer(text);
+  const checked = checkLensAnswer(text, { lens: session.prompt.lens.id });
   if (checked.usable) {
     return {
       text,
@@ -84,8 +84,11 @@ export async function chatReview(model: ChatModel, session: ReviewSession): Prom
     deadline.dispose();
   }
   const repaired = finalOutput(repairTerminal, messages);
-  return repairedAnswer(text, repaired, text !== loop.terminal || repaired !== repairTerminal, [
-    ...messages,
-    { role: "assistant", content: repairTerminal },
-  ]);
+  return repairedAnswer(
+    text,
+    repaired,
+    text !== loop.terminal || repaired !== repairTerminal,
+    [...messages, { role: "assistant", content: repairTerminal }],
+    { lens: session.prompt.lens.id },
+  );
 }

@@ -1,4 +1,4 @@
-import type { LensFinding } from "../findings/index.js";
+import type { LensContext, LensFinding } from "../findings/index.js";
 import { parseLensAnswer } from "../findings/index.js";
 
 export type CheckedAnswer =
@@ -7,7 +7,10 @@ export type CheckedAnswer =
       /** The model's VERDICT line, undecorated. */
       verdict: string | null;
       findings: LensFinding[];
-      /** Entries of the block that could not be used, one line each. */
+      /**
+       * Entries of the block that could not be used, one line each, and the entries the
+       * "Outside my lens" rule ignored (a second one, or one below medium).
+       */
       rejected: string[];
       /** Valid findings beyond the per-lens limit, left out of `findings`: counted and shown. */
       overLimit: number;
@@ -32,9 +35,13 @@ const MAX_NAMED_PROBLEMS = 20;
 /**
  * Whether a lens answer can be published: it has a parseable findings block,
  * and the block is not a list whose every entry was rejected (that answer
- * reported problems we could not read, so it must not pass as clean).
+ * reported problems we could not read, so it must not pass as clean). Entries the
+ * "Outside my lens" rule ignored are named with the rejected ones, but an answer whose only
+ * entries they are is a clean answer for its own lens, not an unreadable one.
+ * `context` (the answering lens) attributes an outside-lens finding to its lens; the
+ * verification pass leaves it out, its survivors being the review's own findings.
  */
-export function checkLensAnswer(text: string): CheckedAnswer {
+export function checkLensAnswer(text: string, context?: LensContext): CheckedAnswer {
   if (text.length > MAX_ANSWER_CHARS) {
     return {
       usable: false,
@@ -43,7 +50,7 @@ export function checkLensAnswer(text: string): CheckedAnswer {
       ],
     };
   }
-  const answer = parseLensAnswer(text);
+  const answer = parseLensAnswer(text, context);
   const entryProblems = answer.problems.filter((problem) => ENTRY_PROBLEM_RE.test(problem));
   if (answer.findings === null) return { usable: false, problems: capped(answer.problems) };
   if (answer.findings.length === 0 && entryProblems.length > 0) {
@@ -56,7 +63,7 @@ export function checkLensAnswer(text: string): CheckedAnswer {
     usable: true,
     verdict: answer.verdict,
     findings: answer.findings,
-    rejected: entryProblems,
+    rejected: [...entryProblems, ...answer.ignored],
     overLimit: answer.overLimit,
   };
 }

@@ -1,4 +1,4 @@
-import type { LensFinding } from "../findings/index.js";
+import type { LensContext, LensFinding } from "../findings/index.js";
 import type { Message } from "../llm/index.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { LensFailure } from "./public-failure-reason.js";
@@ -30,9 +30,10 @@ export function repairedAnswer(
   repaired: string,
   recovered: boolean,
   conversation: Message[] | null,
+  context?: LensContext,
 ): ReviewAnswer {
   const combined = combineAnswers(original, repaired);
-  const recheck = checkLensAnswer(repaired);
+  const recheck = checkLensAnswer(repaired, context);
   if (!recheck.usable) {
     throw new LensFailure(
       `no findings block after a repair turn: ${recheck.problems.join("; ")}`,

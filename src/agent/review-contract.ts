@@ -1,4 +1,4 @@
-import { FINDINGS_FENCE_INFO } from "../findings/index.js";
+import { FINDINGS_FENCE_INFO, OUTSIDE_LENS_IDS } from "../findings/index.js";
 
 /** How the model may look at the code: our tools, or an agent CLI's own in the checkout. */
 export type ToolAccess = "repo-tools" | "agent";
@@ -29,7 +29,7 @@ ${TOOLS_PARAGRAPH[access]}
 - **Verify against the source with the tools before you claim anything.** Open the file, read the whole function and its callers, check the imports and the tests. A finding you did not check is a guess: leave it out.
 - **Report only problems introduced or touched by this change**: lines the diff adds or modifies, or behaviour the change alters. Problems in code the change does not touch are out of scope.
 - **No finding without a file and a line.** Use new-side line numbers, as \`read_file\` shows them in the pull request's head, not offsets inside the diff and not the old file's numbers.
-- Stay in your lens: other reviewers cover the other lenses.
+- Stay in your lens: other reviewers cover the other lenses. The one exception is an "Outside my lens" finding (see the output contract).
 - Be specific and brief: what goes wrong, with which input, and what to do instead. One finding per problem; do not repeat a finding under another title.
 - Precision beats volume. When nothing in your lens is materially wrong, say \`No material issues found\`: an empty review of a sound change is a good review.
 
@@ -62,6 +62,8 @@ VERDICT: Minor issues
 \`\`\`\`
 
 Fields: \`file\` (path relative to the repository root), \`line\` and \`end_line\` (new-side line numbers; \`end_line\` equals \`line\` for one line), \`severity\` (\`high\`, \`medium\`, \`low\` or \`nit\`, per your lens's rubric), \`confidence\` (\`high\`: verified in the source; \`medium\`: likely; \`low\`: plausible but unconfirmed), \`title\` (one line naming the problem), \`body\` (markdown: the failure, why, the fix).
+
+**Outside my lens.** When you have verified a severe problem that belongs to another lens, you may report it as ONE extra entry of the block: an ordinary finding with one more field, \`"lens"\`, naming that lens (${OUTSIDE_LENS_IDS.map((id) => `\`${id}\``).join(", ")}), for example \`"lens": "security"\`, and a \`severity\` of \`high\` or \`medium\`. It is credited to the lens it names. Only the first such entry of an answer is read; a second one, or one below \`medium\`, is ignored. Your other findings have no \`lens\` field. Written anywhere but in your \`${FINDINGS_FENCE_INFO}\` block, it is not read.
 
 With no findings, end with \`VERDICT: No material issues found\` and an empty array \`[]\` in the block. Write the block once, as the last thing in your final answer, and make that final answer complete on its own: never answer with a pointer to an earlier message ("as above").`;
 }

@@ -27,7 +27,7 @@ export function repairPrompt(problems: readonly string[]): string {
 
 ${list}
 
-Reply with only the \`VERDICT:\` line and the \`${FINDINGS_FENCE_INFO}\` block for the review you just wrote: one object per finding with file, line, end_line, severity, confidence, title and body; an empty array \`[]\` if you found nothing. No tools, no other text.`;
+Reply with only the \`VERDICT:\` line and the \`${FINDINGS_FENCE_INFO}\` block for the review you just wrote: one object per finding with file, line, end_line, severity, confidence, title and body (and \`lens\` on your one "Outside my lens" finding, if you reported one); an empty array \`[]\` if you found nothing. No tools, no other text.`;
 }
 
 /** The verification turn: re-check every finding in the source, keep only what holds. */

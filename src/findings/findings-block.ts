@@ -89,7 +89,10 @@ export function renderLensAnswer(
   return `${head}VERDICT: ${verdict}\n\`\`\`${FINDINGS_FENCE_INFO}\n${JSON.stringify(entries, null, 2)}\n\`\`\`\n`;
 }
 
-/** A finding as the output contract spells it (snake_case `end_line`). */
+/**
+ * A finding as the output contract spells it (snake_case `end_line`), with `lens` for an
+ * "Outside my lens" finding; `reportedBy` is ours, never asked of a model.
+ */
 export function contractEntry(finding: LensFinding): Record<string, unknown> {
   return {
     file: finding.file,
@@ -99,5 +102,6 @@ export function contractEntry(finding: LensFinding): Record<string, unknown> {
     confidence: finding.confidence,
     title: finding.title,
     body: finding.body,
+    ...(finding.lens === undefined ? {} : { lens: finding.lens }),
   };
 }

@@ -10,6 +10,11 @@ export {
   renderLensAnswer,
   stripFindingsBlock,
 } from "./findings-block.js";
+export {
+  type LensContext,
+  MAX_OUTSIDE_LENS_FINDINGS,
+  OUTSIDE_LENS_IDS,
+} from "./outside-lens.js";
 export { MAX_FINDINGS_PER_LENS, parseLensAnswer } from "./parse.js";
 export {
   CONFIDENCE_RANK,

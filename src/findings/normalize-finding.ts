@@ -67,9 +67,15 @@ const KEY_ALIASES: Record<string, string> = {
   message: "body",
   explanation: "body",
   rationale: "body",
+  lens: "lens",
+  outsidelens: "lens",
 };
 
-export type NormalizeResult = { finding: LensFinding } | { problem: string };
+/**
+ * A finding, with the lens its entry named when it named one (read by outside-lens.ts), or why
+ * the entry could not be used.
+ */
+export type NormalizeResult = { finding: LensFinding; lens?: string } | { problem: string };
 
 /** Turns one raw block entry into a finding, or says why it cannot. Never guesses a location. */
 export function normalizeFinding(raw: unknown, index: number): NormalizeResult {
@@ -129,7 +135,9 @@ export function normalizeFinding(raw: unknown, index: number): NormalizeResult {
   if (!parsed.success) {
     return { problem: `${where}: ${parsed.error.issues[0]?.message ?? "invalid"}` };
   }
-  return { finding: parsed.data };
+  return typeof fields.lens === "string" && fields.lens.trim() !== ""
+    ? { finding: parsed.data, lens: fields.lens }
+    : { finding: parsed.data };
 }
 
 function normalizePath(value: string | undefined): string | null {

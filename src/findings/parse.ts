@@ -1,6 +1,7 @@
 import { extractFencedBlocks, type FencedBlock } from "./extract-fenced-blocks.js";
 import { VERDICT_LINE_RE } from "./findings-block.js";
 import { normalizeFinding } from "./normalize-finding.js";
+import { decideOutsideLens, type LensContext } from "./outside-lens.js";
 import { parseLenientJson } from "./parse-lenient-json.js";
 import { CONFIDENCE_RANK, FINDINGS_FENCE_INFO, type LensFinding, SEVERITY_RANK } from "./schema.js";
 
@@ -24,6 +25,11 @@ export interface LensAnswer {
   problems: string[];
   /** Valid findings beyond MAX_FINDINGS_PER_LENS, left out of `findings` (see `keepMostSevere`). */
   overLimit: number;
+  /**
+   * Valid entries the "Outside my lens" rule left out (a second one, or one below medium),
+   * one line each ("finding 3 (src/a.ts:12): ignored: …"): counted and shown, never silent.
+   */
+  ignored: string[];
 }
 
 /** Characters `.` does not match: a VERDICT line's text never holds one. */
@@ -41,23 +47,31 @@ const MAX_BARE_ARRAY_CHARS = 512 * 1024;
  * trailing commas, aliases), strict about meaning: nothing is invented, and no
  * block means `findings: null`.
  * With several blocks (a review, then its verification) the last one is the answer.
+ *
+ * With `context` (the answering lens), an entry whose `lens` names another lens is an
+ * "Outside my lens" finding (outside-lens.ts): attributed to that lens, at most one per
+ * answer, high or medium only. Without it (the verification pass, whose survivors are the
+ * review's own findings), the `lens` field is not read.
  */
-export function parseLensAnswer(text: string): LensAnswer {
+export function parseLensAnswer(text: string, context?: LensContext): LensAnswer {
   const problems: string[] = [];
+  const ignored: string[] = [];
   const blocks = extractFencedBlocks(text);
   const verdict = findVerdict(text, blocks);
   const raw = findFindingsArray(text, blocks, problems);
-  if (raw === null) return { verdict, findings: null, problems, overLimit: 0 };
+  if (raw === null) return { verdict, findings: null, problems, overLimit: 0, ignored };
 
   const findings: LensFinding[] = [];
   const seen = new Set<string>();
+  let outside = 0;
   raw.forEach((entry, index) => {
     const result = normalizeFinding(entry, index);
     if ("problem" in result) {
       problems.push(result.problem);
       return;
     }
-    const { finding } = result;
+    let { finding } = result;
+    const where = `finding ${index + 1} (${finding.file}:${finding.line})`;
     const key = `${finding.file}\u0000${finding.line}\u0000${finding.title.toLowerCase()}`;
     if (seen.has(key)) {
       problems.push(
@@ -65,11 +79,22 @@ export function parseLensAnswer(text: string): LensAnswer {
       );
       return;
     }
+    if (context !== undefined && result.lens !== undefined) {
+      const decision = decideOutsideLens(finding, result.lens, context, outside);
+      if (decision.kind === "ignored") {
+        ignored.push(`${where}: ${decision.reason}`);
+        return;
+      }
+      if (decision.kind === "outside") outside++;
+      // Worded so as not to start with "finding N": the entry was kept, not rejected.
+      else if (decision.note !== undefined) problems.push(`${decision.note} (${where})`);
+      finding = decision.finding;
+    }
     seen.add(key);
     findings.push(finding);
   });
   const kept = keepMostSevere(findings, MAX_FINDINGS_PER_LENS);
-  return { verdict, findings: kept, problems, overLimit: findings.length - kept.length };
+  return { verdict, findings: kept, problems, overLimit: findings.length - kept.length, ignored };
 }
 
 /**

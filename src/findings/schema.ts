@@ -15,6 +15,14 @@ export const LensFinding = z.object({
   confidence: Confidence,
   title: z.string().min(1),
   body: z.string(),
+  /**
+   * Set only on an "Outside my lens" finding (see outside-lens.ts): the lens the
+   * problem belongs to, which is not the lens whose answer reported it. Absent:
+   * the finding belongs to the lens of the report that carries it.
+   */
+  lens: z.string().min(1).optional(),
+  /** Set with `lens`: the lens whose answer reported it, so the finding keeps its origin. */
+  reportedBy: z.string().min(1).optional(),
 });
 export type LensFinding = z.infer<typeof LensFinding>;
 
