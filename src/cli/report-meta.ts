@@ -11,7 +11,7 @@ export interface ReportMeta {
   baseSha: string | null;
   /** Files left out of the review, and why. */
   notReviewed: readonly NotReviewed[];
-  /** Titles of custom lenses; the built-in lenses are known. */
+  /** Title and emoji of every lens, from the loaded lens definitions (else derived from the id). */
   lenses?: Readonly<Record<string, LensMetadata>>;
   /** The repository's root directory: SARIF's %SRCROOT% when given. */
   sourceRoot?: string;
