@@ -3,3 +3,4 @@
 export { buildConsensus } from "./build-consensus.js";
 export type { Cluster } from "./cluster.js";
 export type { Consensus, ModelSummary, PreviousFinding, RoundComparison } from "./consensus.js";
+export { type InlinePolicy, type InlineSelection, selectInline } from "./select-inline.js";

@@ -1,4 +1,9 @@
-import type { Cluster } from "../consensus/index.js";
+import {
+  type Cluster,
+  type InlinePolicy,
+  type InlineSelection,
+  selectInline,
+} from "../consensus/index.js";
 import type { ChangedLineIndex } from "../diff/index.js";
 import type { RenderOptions } from "../render/index.js";
 import {
@@ -21,6 +26,8 @@ export interface InlineReviewRequest {
   index: ChangedLineIndex;
   /** Fingerprints already posted inline in an earlier round and still open: not posted again. */
   alreadyPosted: ReadonlySet<string>;
+  /** Which of the other clusters go inline (selectInline); the rest are in the consensus comment only. */
+  policy: InlinePolicy;
   consensusUrl?: string;
   render?: RenderOptions;
 }
@@ -32,6 +39,8 @@ export interface InlineReviewResult {
   unplaced: UnplacedFinding[];
   /** True when GitHub refused the comments and the review went out as a body-only fallback. */
   degraded: boolean;
+  /** Clusters the policy kept out of the review, by reason (already posted ones not counted). */
+  heldBack: InlineSelection["counts"];
 }
 
 interface PlannedComment {
@@ -45,8 +54,9 @@ interface PlannedComment {
 }
 
 /**
- * Posts one COMMENT review on the head SHA, with one comment per cluster whose
- * lines lie inside one hunk (validated against the diff first: one invalid
+ * Posts one COMMENT review on the head SHA, with one comment per cluster the
+ * policy selects (selectInline; the rest are held back, counted in one line of
+ * the body) whose lines lie inside one hunk (validated against the diff first: one invalid
  * comment fails the whole review). If GitHub still refuses (422), the review
  * is posted again with no inline comments and every finding listed in its body.
  */
@@ -56,13 +66,27 @@ export async function publishInlineReview(
 ): Promise<InlineReviewResult> {
   const planned: PlannedComment[] = [];
   const unplaced: UnplacedFinding[] = [];
-  for (const cluster of request.clusters) {
-    if (request.alreadyPosted.has(cluster.fingerprint)) continue;
+  const placements = new Map<Cluster, ReturnType<ChangedLineIndex["placeComment"]>>();
+  const place = (cluster: Cluster) => {
+    if (!placements.has(cluster)) {
+      const finding = cluster.representative;
+      placements.set(
+        cluster,
+        request.index.placeComment(finding.file, { start: finding.line, end: finding.endLine }),
+      );
+    }
+    return placements.get(cluster) ?? null;
+  };
+  const fresh = request.clusters.filter(
+    (cluster) => !request.alreadyPosted.has(cluster.fingerprint),
+  );
+  const selection = selectInline(fresh, request.policy, {
+    placeable: (cluster) => place(cluster) !== null,
+  });
+  const heldBack = selection.counts;
+  for (const cluster of selection.selected) {
     const finding = cluster.representative;
-    const placement = request.index.placeComment(finding.file, {
-      start: finding.line,
-      end: finding.endLine,
-    });
+    const placement = place(cluster);
     if (placement === null) {
       unplaced.push({ cluster, reason: "outside-diff" });
       continue;
@@ -82,10 +106,15 @@ export async function publishInlineReview(
       body: renderInlineComment(cluster, request.render),
     });
   }
+  // Nothing to post and nothing to list: no review. One that only said what was held back
+  // would repeat the consensus comment.
   if (planned.length === 0 && unplaced.length === 0) {
-    return { reviewId: null, posted: [], unplaced, degraded: false };
+    return { reviewId: null, posted: [], unplaced, degraded: false, heldBack };
   }
-  const link = request.consensusUrl === undefined ? {} : { consensusUrl: request.consensusUrl };
+  const link = {
+    ...(request.consensusUrl === undefined ? {} : { consensusUrl: request.consensusUrl }),
+    heldBack: { counts: heldBack, policy: request.policy },
+  };
   try {
     const reviewId = await createReview(
       octokit,
@@ -98,6 +127,7 @@ export async function publishInlineReview(
       posted: planned.map((comment) => comment.fingerprint),
       unplaced,
       degraded: false,
+      heldBack,
     };
   } catch (error) {
     if ((error as { status?: number }).status !== 422 || planned.length === 0) throw error;
@@ -116,7 +146,7 @@ export async function publishInlineReview(
       renderInlineReviewBody({ inlineCount: 0, unplaced: all, ...link }, request.render),
       [],
     );
-    return { reviewId, posted: [], unplaced: all, degraded: true };
+    return { reviewId, posted: [], unplaced: all, degraded: true, heldBack };
   }
 }
 

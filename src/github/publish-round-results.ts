@@ -1,4 +1,4 @@
-import type { Consensus } from "../consensus/index.js";
+import type { Consensus, InlinePolicy } from "../consensus/index.js";
 import { ChangedLineIndex, type DiffFile } from "../diff/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { findingMarkerIn, renderCheckRunOutput } from "../render/index.js";
@@ -16,11 +16,14 @@ export interface RoundResults {
   files: readonly DiffFile[];
   render: RenderOptions;
   checkRunId: number;
+  /** Which findings go inline: the round's plan's `publish`. */
+  publish: InlinePolicy;
 }
 
 /**
  * Publishes a finished round: the consensus comment, then the inline review
- * linking to it, then the check. Each step stores what it posted, so a round
+ * linking to it (only the findings `publish` selects; every one is in the
+ * consensus comment), then the check. Each step stores what it posted, so a round
  * resumed after a crash while publishing edits rather than posts again.
  */
 export async function publishRoundResults(
@@ -61,6 +64,7 @@ export async function publishRoundResults(
       clusters: consensus.clusters,
       index,
       alreadyPosted,
+      policy: results.publish,
       consensusUrl: published.url,
       render,
     });

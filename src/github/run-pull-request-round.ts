@@ -258,7 +258,14 @@ async function runRegistered(
     // 5. Publish: consensus comment, inline review, check; then the board's last edit.
     await publishRoundResults(
       octokit,
-      { round, consensus: result.consensus, files: result.change.files, render, checkRunId },
+      {
+        round,
+        consensus: result.consensus,
+        files: result.change.files,
+        render,
+        checkRunId,
+        publish: plan.publish,
+      },
       deps,
     );
     await board.flush();

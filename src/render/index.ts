@@ -13,7 +13,11 @@ export {
 export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";
 export { renderInlineComment } from "./render-inline-comment.js";
-export { renderInlineReviewBody, type UnplacedFinding } from "./render-inline-review-body.js";
+export {
+  type HeldBack,
+  renderInlineReviewBody,
+  type UnplacedFinding,
+} from "./render-inline-review-body.js";
 export { renderInvalidConfigNotice } from "./render-invalid-config-notice.js";
 export type { RenderOptions } from "./render-options.js";
 export { renderStatusBoard } from "./render-status-board.js";

@@ -1,7 +1,8 @@
-import type { Cluster } from "../consensus/index.js";
+import type { Cluster, InlinePolicy, InlineSelection } from "../consensus/index.js";
 import { bodyBudget, largestFitting } from "./body-limit.js";
 import { safeUrl } from "./escape/links.js";
 import { findingRow } from "./finding-row.js";
+import { formatCount } from "./format.js";
 import { MARKERS } from "./markers.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
@@ -20,6 +21,41 @@ export interface InlineReviewInput {
   unplaced: readonly UnplacedFinding[];
   /** The consensus comment, to link to when known. */
   consensusUrl?: string;
+  /** What the publishing policy kept out of the inline review, said in one line when any. */
+  heldBack?: HeldBack;
+}
+
+/** The findings the policy kept out of the review, counted by reason, and the policy. */
+export interface HeldBack {
+  counts: InlineSelection["counts"];
+  policy: Pick<InlinePolicy, "minSeverity" | "maxInline">;
+}
+
+const findings = (count: number, what = "finding") =>
+  `${formatCount(count)} ${what}${count === 1 ? "" : "s"}`;
+
+/**
+ * One plain sentence saying how many findings are only in the consensus comment and why,
+ * e.g. "4 single-model findings below high severity and 1 over the limit of 30 inline
+ * comments are in the consensus comment only."; null when nothing was held back.
+ */
+export function heldBackLine(heldBack: HeldBack): string | null {
+  const { counts, policy } = heldBack;
+  const parts = [
+    counts.lone > 0 ? `${findings(counts.lone, "single-model finding")} below high severity` : "",
+    counts.belowSeverity > 0
+      ? `${findings(counts.belowSeverity)} below ${policy.minSeverity} severity`
+      : "",
+    counts.overCap > 0
+      ? `${formatCount(counts.overCap)} over the limit of ${findings(policy.maxInline, "inline comment")}`
+      : "",
+    counts.off > 0 ? `${findings(counts.off)} (inline comments are off)` : "",
+  ].filter((part) => part !== "");
+  if (parts.length === 0) return null;
+  const total = counts.lone + counts.belowSeverity + counts.overCap + counts.off;
+  const listed =
+    parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${listed} ${total === 1 ? "is" : "are"} in the consensus comment only.`;
 }
 
 const REASONS: Record<UnplacedFinding["reason"], string> = {
@@ -40,6 +76,7 @@ export function renderInlineReviewBody(
       engine.render("inline-review-body", {
         inlineCount: input.inlineCount,
         consensusUrl,
+        heldBack: input.heldBack === undefined ? null : heldBackLine(input.heldBack),
         unplacedCount: input.unplaced.length,
         unplaced: input.unplaced.slice(0, limit).map(({ cluster, reason }) => ({
           ...findingRow(cluster, cluster.models.length),

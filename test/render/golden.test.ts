@@ -62,7 +62,7 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
     expectGolden("consensus-overflow-model-kimi", kimi?.body ?? "");
   });
 
-  it("inline review body, with findings that could not be placed inline", () => {
+  it("inline review body, with findings that could not be placed inline and some held back", () => {
     const [, , , closerDiscarded, , reviewReference] = referenceClusters();
     if (closerDiscarded === undefined || reviewReference === undefined) throw new Error("fixture");
     const body = renderInlineReviewBody({
@@ -72,6 +72,10 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
         { cluster: reviewReference, reason: "over-limit" },
       ],
       consensusUrl: "https://github.com/steve/mort/pull/412#issuecomment-3169990",
+      heldBack: {
+        counts: { off: 0, belowSeverity: 0, lone: 4, overCap: 1 },
+        policy: { minSeverity: "nit", maxInline: 30 },
+      },
     });
     expectGolden("inline-review-body", body);
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/consensus/cluster.js";
 import { renderInlineComment } from "../../src/render/render-inline-comment.js";
-import { renderInlineReviewBody } from "../../src/render/render-inline-review-body.js";
+import {
+  type HeldBack,
+  heldBackLine,
+  renderInlineReviewBody,
+} from "../../src/render/render-inline-review-body.js";
 import { referenceClusters } from "./reference-page.js";
 
 function clusters(): [Cluster, Cluster, Cluster, ...Cluster[]] {
@@ -86,5 +90,46 @@ describe("renderInlineReviewBody", () => {
     expect(body).toMatch(
       /\n- … and \d+ more\n\n<sub>Advisory only — does not block merge\.<\/sub>\n$/,
     );
+  });
+});
+
+describe("the held-back line", () => {
+  const none = { off: 0, belowSeverity: 0, lone: 0, overCap: 0 };
+  const heldBack = (counts: Partial<HeldBack["counts"]>, maxInline = 30): HeldBack => ({
+    counts: { ...none, ...counts },
+    policy: { minSeverity: "medium", maxInline },
+  });
+
+  it("says in one plain sentence how many findings are in the consensus comment only, and why", () => {
+    expect(heldBackLine(heldBack({}))).toBeNull();
+    expect(heldBackLine(heldBack({ lone: 1 }))).toBe(
+      "1 single-model finding below high severity is in the consensus comment only.",
+    );
+    expect(heldBackLine(heldBack({ lone: 4, overCap: 1 }))).toBe(
+      "4 single-model findings below high severity and 1 over the limit of 30 inline comments are in the consensus comment only.",
+    );
+    expect(heldBackLine(heldBack({ lone: 2, belowSeverity: 3, overCap: 1 }, 1))).toBe(
+      "2 single-model findings below high severity, 3 findings below medium severity and 1 over the limit of 1 inline comment are in the consensus comment only.",
+    );
+    expect(heldBackLine(heldBack({ belowSeverity: 1 }))).toBe(
+      "1 finding below medium severity is in the consensus comment only.",
+    );
+    expect(heldBackLine(heldBack({ off: 1_200 }))).toBe(
+      "1,200 findings (inline comments are off) are in the consensus comment only.",
+    );
+  });
+
+  it("stands on its own line after the count, and is absent when nothing was held back", () => {
+    const body = renderInlineReviewBody({
+      inlineCount: 2,
+      unplaced: [],
+      heldBack: heldBack({ lone: 3 }),
+    });
+    expect(body).toBe(
+      "<!-- gadfly-inline-review -->\n🪰 **Gadfly consensus review** — 2 inline findings on changed lines. See the consensus comment for the full ranked summary.\n\n3 single-model findings below high severity are in the consensus comment only.\n\n<sub>Advisory only — does not block merge.</sub>\n",
+    );
+    const quiet = renderInlineReviewBody({ inlineCount: 2, unplaced: [], heldBack: heldBack({}) });
+    expect(quiet).toBe(renderInlineReviewBody({ inlineCount: 2, unplaced: [] }));
+    expect(quiet).not.toContain("consensus comment only");
   });
 });

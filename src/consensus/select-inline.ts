@@ -1,0 +1,101 @@
+import { SEVERITY_RANK, type Severity } from "../findings/index.js";
+import type { Cluster } from "./cluster.js";
+
+/**
+ * Which findings get an inline comment (the repository's `publish`, over the app's).
+ * Declared here so consensus stays free of config; `config`'s PublishPolicy has this shape.
+ */
+export interface InlinePolicy {
+  /** `agreed`: agreed by two models or more, or a lone `high`; `all`: every one; `off`: none. */
+  inline: "agreed" | "all" | "off";
+  /** Clusters below this severity are not inline. */
+  minSeverity: Severity;
+  /** At most this many clusters go inline, the best ranked first. */
+  maxInline: number;
+}
+
+/** Why a cluster was kept out of the inline review (it stays in the consensus comment). */
+export type HeldBackReason =
+  /** The policy is `inline: off`. */
+  | "off"
+  /** Below `minSeverity`. */
+  | "belowSeverity"
+  /** Reported by one model only and not `high` (policy `agreed`). */
+  | "lone"
+  /** Past `maxInline`. */
+  | "overCap";
+
+export interface InlineSelection {
+  /** The clusters to post inline, in the order given (ranked). */
+  selected: Cluster[];
+  /** Every other cluster, with the one reason it was held back (the first rule it failed). */
+  heldBack: { cluster: Cluster; reason: HeldBackReason }[];
+  /** `heldBack` counted by reason. */
+  counts: Record<HeldBackReason, number>;
+}
+
+export interface SelectInlineOptions {
+  /**
+   * How many models agree on a cluster. The models that reported it by default; a later
+   * round that asks other models to confirm a finding can count their confirmations here.
+   */
+  agreement?: (cluster: Cluster) => number;
+  /**
+   * Whether a cluster can get an inline comment at all (its lines lie in one hunk). One that
+   * cannot is still selected, so the review lists it, but takes no place under `maxInline`.
+   * Default: every cluster can.
+   */
+  placeable?: (cluster: Cluster) => boolean;
+}
+
+/** Agreement, by default: the distinct models that reported the cluster. */
+export const modelsReporting = (cluster: Cluster): number => cluster.models.length;
+
+/** Agreed means at least this many models. */
+export const AGREEMENT_THRESHOLD = 2;
+
+/**
+ * Splits ranked clusters into those posted inline and those held back, and why. Pure.
+ * The rules, in order: `off` holds back everything; a cluster below `minSeverity` is held
+ * back; under `agreed`, a cluster fewer than two models agree on is held back unless it is
+ * `high`; the rest are taken in order up to `maxInline`.
+ */
+export function selectInline(
+  clusters: readonly Cluster[],
+  policy: InlinePolicy,
+  options: SelectInlineOptions = {},
+): InlineSelection {
+  const agreement = options.agreement ?? modelsReporting;
+  const placeable = options.placeable ?? (() => true);
+  const selection: InlineSelection = {
+    selected: [],
+    heldBack: [],
+    counts: { off: 0, belowSeverity: 0, lone: 0, overCap: 0 },
+  };
+  const holdBack = (cluster: Cluster, reason: HeldBackReason) => {
+    selection.heldBack.push({ cluster, reason });
+    selection.counts[reason]++;
+  };
+  let slots = Math.max(0, Math.floor(policy.maxInline));
+  for (const cluster of clusters) {
+    if (policy.inline === "off") {
+      holdBack(cluster, "off");
+    } else if (SEVERITY_RANK[cluster.severity] < SEVERITY_RANK[policy.minSeverity]) {
+      holdBack(cluster, "belowSeverity");
+    } else if (
+      policy.inline === "agreed" &&
+      agreement(cluster) < AGREEMENT_THRESHOLD &&
+      cluster.severity !== "high"
+    ) {
+      holdBack(cluster, "lone");
+    } else if (!placeable(cluster)) {
+      selection.selected.push(cluster);
+    } else if (slots === 0) {
+      holdBack(cluster, "overCap");
+    } else {
+      slots--;
+      selection.selected.push(cluster);
+    }
+  }
+  return selection;
+}
