@@ -16,6 +16,7 @@ import type { Clock } from "../time/index.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
 import type { GitHubClient } from "./github-client.js";
+import { loadConventions } from "./load-conventions.js";
 import { startCheckRun } from "./publish-check-run.js";
 import { publishRoundResults } from "./publish-round-results.js";
 import type { RoundRegistry } from "./round-registry.js";
@@ -173,6 +174,16 @@ async function runRegistered(
       round.headSha,
       workspaceDir,
     );
+    // The team's conventions, from the base (never the head); a file GitHub fails to give is
+    // logged and left out: no round fails for its conventions.
+    const conventionFiles = await loadConventions(octokit, round.repo, round.pullNumber, {
+      signal: stop.signal,
+      onError: (path, error) =>
+        log.warn(
+          { ...fields, path, err: describeError(error) },
+          "conventions not read from the base; the review goes on without them",
+        ),
+    });
     const previous = await store.previousRound(round.repo, round.pullNumber, round.number);
     const result = await reviewChange({
       source: {
@@ -182,6 +193,7 @@ async function runRegistered(
         files: snapshot.files,
         workspaceDir,
         alsoNotReviewed: snapshot.notReviewed,
+        conventionFiles,
       },
       ...(previous === null
         ? {}
