@@ -13,14 +13,22 @@ import type { Message } from "../llm/index.js";
  *              answer + the addendum (the links are new content).
  *   findings   (Gadfly) no findings block, points back, and an earlier
  *              assistant turn since the last user message holds the block.
- *              That turn is the answer.
- *   backRef    a short back-reference ("as I said above"), or empty.
- *              Recovered answer; the terminal is discarded.
+ *              That turn is the answer; a terminal of closer size (at most
+ *              SUMMARY_CLOSER_MAX_BYTES) carrying new content is appended.
+ *   backRef    a short back-reference, first-person ("as I said above") or
+ *              impersonal ("The findings were provided above.", "See the
+ *              previous response."), or empty. Recovered answer; the terminal
+ *              is discarded unless it carries content absent from the
+ *              recovered answer, which is then appended.
  *   summary    a bookkeeping ack ("Citations are logged.") optionally followed
  *              by a one-line compression of the answer. Recovered only when the
  *              earlier answer dwarfs it (3x, at every length) and only within
  *              the current user window; discarded unless it carries content
  *              absent from the recovered answer, which is then appended.
+ *
+ * A terminal holding its own findings block is never replaced. The recovered
+ * answer is the newest earlier turn that qualifies; a turn that is itself a
+ * back-reference never does.
  *
  * Lengths are UTF-8 bytes, as Go's len() measured them in the original.
  */
@@ -43,18 +51,74 @@ const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
 /** Leading markdown/list markers, shared by the label and ack patterns so they cannot drift. */
 const LEAD_MARKERS = String.raw`[\s>#*_+-]*`;
 
-const BACK_REF_RE = new RegExp(
-  [
-    String.raw`\bas (?:i|we)(?: have| had|'ve)? (?:already )?(?:said|mentioned|noted|stated|explained|described|outlined|discussed|covered|wrote|written|shown|showed)\b`,
-    String.raw`\b(?:see|refer to|per) (?:my |the )?(?:answer|response|reply|findings?|analysis|review|verdict|summary|notes?|explanation|list|report)s? above\b`,
-    String.raw`\b(?:see|refer to) above\b`,
-    String.raw`\b(?:(?:answer|response|findings?|analysis|review|verdict|details?|summary|explanation|list|report)s? (?:is |are )?(?:already )?(?:given |provided |written |shown |listed |posted |delivered |included )?above)\b`,
-    String.raw`\b(?:already|previously) (?:answered|provided|given|delivered|covered|shared|written|posted|reported|listed|explained|described|stated|gave|wrote)\b`,
-    String.raw`\b(?:i|we) (?:already|previously|just) (?:answered|provided|gave|delivered|covered|shared|wrote|posted|reported|listed|explained|described|stated)\b`,
-    String.raw`\bnothing (?:more|further|else) to add\b`,
-  ].join("|"),
-  "i",
-);
+/** Back-references that name the writer: "as I said above", "I already provided". */
+const FIRST_PERSON_BACK_REFS: readonly string[] = [
+  String.raw`\bas (?:i|we)(?: have| had|'ve)? (?:already )?(?:said|mentioned|noted|stated|explained|described|outlined|discussed|covered|wrote|written|shown|showed)\b`,
+  String.raw`\b(?:see|refer to|per) (?:my |the )?(?:answer|response|reply|findings?|analysis|review|verdict|summary|notes?|explanation|list|report)s? above\b`,
+  String.raw`\b(?:see|refer to) above\b`,
+  String.raw`\b(?:(?:answer|response|findings?|analysis|review|verdict|details?|summary|explanation|list|report)s? (?:is |are )?(?:already )?(?:given |provided |written |shown |listed |posted |delivered |included )?above)\b`,
+  String.raw`\b(?:already|previously) (?:answered|provided|given|delivered|covered|shared|written|posted|reported|listed|explained|described|stated|gave|wrote)\b`,
+  String.raw`\b(?:i|we) (?:already|previously|just) (?:answered|provided|gave|delivered|covered|shared|wrote|posted|reported|listed|explained|described|stated)\b`,
+  String.raw`\bnothing (?:more|further|else) to add\b`,
+];
+
+/*
+ * Back-references with no pronoun: impersonal or passive phrasing pointing at an
+ * earlier turn ("The findings were provided above.", "See the previous response.",
+ * "Verdict unchanged from the prior turn.", "As noted previously, …"). Words are
+ * joined by one space (the text is normalised first) and every quantifier is a
+ * bounded `?`: one match attempt reads a bounded number of characters, so a scan
+ * is linear in the text, whatever it holds.
+ */
+const EARLIER = "(?:previous|prior|preceding|earlier|above)";
+const EARLIER_TURN =
+  "(?:turn|message|response|reply|answer|output|post|comment|analysis|review|summary|report|findings|verdict|results?|pass)";
+const WORK =
+  "(?:answer|response|reply|findings?|analysis|review|verdict|details?|summary|explanation|list|report|results?|issues?|assessment|conclusions?|everything)";
+const COPULA = "(?:(?:is|are|was|were|has been|have been|had been|remains?|stays?) )?";
+const GIVEN =
+  "(?:given|provided|written|shown|listed|posted|delivered|included|reported|covered|detailed|stated|outlined|described|presented|shared|summari[sz]ed|noted|documented|explained|enumerated|laid out|set out|submitted)";
+const SAID =
+  "(?:said|mentioned|noted|stated|explained|described|outlined|discussed|covered|written|shown|reported|listed|detailed|given|provided|summari[sz]ed|indicated|established)";
+const WHERE = "(?:above|previously|earlier|before)";
+const IMPERSONAL_BACK_REFS: readonly string[] = [
+  // "See the previous response", "details in the preceding answer", "unchanged from the prior turn"
+  String.raw`\b(?:see|refer to|per|check|in|from|since|as in|than) (?:(?:the|my|our|this) )?${EARLIER} ${EARLIER_TURN}\b`,
+  // "The findings were provided above.", "Findings listed earlier remain valid."
+  String.raw`\b${WORK} ${COPULA}(?:already |all )?${GIVEN} ${WHERE}\b`,
+  // "As noted previously", "as stated above", "as previously noted"
+  String.raw`\bas ${SAID} ${WHERE}\b`,
+  String.raw`\bas (?:previously|already|earlier) ${SAID}\b`,
+  // "Findings as above.", "Same as before." (not "same as before the refactor")
+  String.raw`\bas above\b`,
+  String.raw`\b(?:same|unchanged) as (?:before|above|previously)\b(?! ?\w)`,
+  // "Nothing to add beyond the above.", "The above is the final review."
+  String.raw`\b(?:see|per|beyond|besides|than|to|in|from) the above\b`,
+  String.raw`\bthe above (?:is|stands|remains|still stands|review|analysis|answer|response|findings?|verdict)\b`,
+  // "Verdict unchanged.", "The review stands."
+  String.raw`\b${WORK} ${COPULA}(?:unchanged|still stands?|stands?)\b`,
+  String.raw`\bsee (?:earlier|previously|before|prior)\b`,
+];
+
+/** Every back-reference pattern, for the linear-time check in the tests. */
+export const BACK_REFERENCE_PATTERNS: readonly string[] = [
+  ...FIRST_PERSON_BACK_REFS,
+  ...IMPERSONAL_BACK_REFS,
+];
+
+const BACK_REF_RE = new RegExp(BACK_REFERENCE_PATTERNS.join("|"), "i");
+
+/**
+ * The text the back-reference patterns read: curly apostrophes straightened,
+ * markdown emphasis dropped and whitespace runs collapsed to one space, so
+ * "**See** the\nprevious response" reads as one phrase. Linear.
+ */
+function normalizeForBackReference(text: string): string {
+  return text
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[*_~]+/g, "")
+    .replace(/\s+/g, " ");
+}
 
 const CITATION_LABEL_RE = new RegExp(
   String.raw`^${LEAD_MARKERS}(?:sources?|citations?|references?|links?|further reading)[*_]*\s*:[*_]*`,
@@ -93,10 +157,15 @@ const PREAMBLE_RE =
 /** Pointing back at an answer already given, with no length cap (Gadfly's findings shape). */
 const POINTS_BACK_RE = new RegExp(`${BACK_REF_RE.source}|\\babove\\b`, "i");
 
+/** Empty, or a short back-reference with no findings block of its own. */
 export function isWeakFinal(terminal: string): boolean {
   const text = terminal.trim();
   if (text === "") return true;
-  return byteLength(text) <= WEAK_FINAL_MAX_BYTES && BACK_REF_RE.test(text);
+  return (
+    byteLength(text) <= WEAK_FINAL_MAX_BYTES &&
+    !containsFindingsBlock(text) &&
+    BACK_REF_RE.test(normalizeForBackReference(text))
+  );
 }
 
 export function isCitationsOnly(terminal: string): boolean {
@@ -121,7 +190,9 @@ export function isSummaryCloser(terminal: string): boolean {
 
 /** A terminal with no findings block of its own that points back at one. */
 export function isFindingsBackReference(terminal: string): boolean {
-  return !containsFindingsBlock(terminal) && POINTS_BACK_RE.test(terminal);
+  return (
+    !containsFindingsBlock(terminal) && POINTS_BACK_RE.test(normalizeForBackReference(terminal))
+  );
 }
 
 /**
@@ -130,6 +201,8 @@ export function isFindingsBackReference(terminal: string): boolean {
  * `messages` is the transcript before the terminal turn.
  */
 export function finalOutput(terminal: string, messages: readonly Message[]): string {
+  // A terminal holding its own findings block is an answer, whatever else it says.
+  if (containsFindingsBlock(terminal)) return terminal;
   if (isCitationsOnly(terminal)) {
     const recovered = lastSubstantiveAssistantText(messages, terminal, "citations");
     if (recovered === null) return terminal;
@@ -138,7 +211,15 @@ export function finalOutput(terminal: string, messages: readonly Message[]): str
   }
   if (isFindingsBackReference(terminal)) {
     const recovered = lastFindingsTurnInWindow(messages);
-    if (recovered !== null) return recovered;
+    if (recovered !== null) {
+      // A closer-sized terminal that also says something new ("See the previous
+      // response; also `flush` drops the last batch.") is appended, not dropped.
+      // A longer one is a narration of the answer (the sonnet reference case).
+      const closer = terminal.trim();
+      const addendum =
+        byteLength(closer) <= SUMMARY_CLOSER_MAX_BYTES && carriesNewContent(closer, recovered);
+      return addendum ? `${recovered}\n\n${closer}` : recovered;
+    }
   }
   let mode: RecoveryMode;
   if (isWeakFinal(terminal)) {
@@ -150,7 +231,9 @@ export function finalOutput(terminal: string, messages: readonly Message[]): str
   }
   const recovered = lastSubstantiveAssistantText(messages, terminal, mode);
   if (recovered === null) return terminal;
-  if (mode === "summary" && carriesNewContent(terminal, recovered)) {
+  // A closer that points back (or acks) and also says something new is an
+  // addendum: kept after the recovered answer, never dropped.
+  if (terminal.trim() !== "" && carriesNewContent(terminal, recovered)) {
     return `${recovered}\n\n${terminal.trim()}`;
   }
   return recovered;
@@ -170,7 +253,9 @@ function lastSubstantiveAssistantText(
     if (mode === "summary" && message.role === "user") break;
     if (message.role !== "assistant") continue;
     const text = message.content.trim();
-    if (text === "") continue;
+    // An earlier turn that itself only points back is not the answer: the
+    // scan goes on to the newest turn that is.
+    if (isWeakFinal(text)) continue;
     if (isSubstantiveAnswer(text, terminal, mode)) return text;
   }
   return null;
