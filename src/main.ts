@@ -1,8 +1,8 @@
+import { serveGadfly } from "./boot/index.js";
 import { ConfigError } from "./config/index.js";
 import { redactSecrets } from "./llm/index.js";
 import { collectSecrets } from "./run/index.js";
 import { StoreOpenError } from "./run/store/index.js";
-import { serveGadfly } from "./boot/index.js";
 
 /**
  * `npm start`: Gadfly in the role GADFLY_ROLE names (all by default: the

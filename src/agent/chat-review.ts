@@ -1,6 +1,6 @@
 import type { ChatModel, Message } from "../llm/index.js";
-import { abortError } from "../llm/index.js";
-import { raceAbort, startDeadline } from "../time/index.js";
+import { abortError, raceAbort } from "../llm/index.js";
+import { startDeadline } from "../time/index.js";
 import { buildReviewPrompt } from "./build-review-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { finalOutput } from "./finalize.js";

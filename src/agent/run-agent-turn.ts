@@ -1,7 +1,6 @@
 import type { AgentModel, Message } from "../llm/index.js";
-import { abortError } from "../llm/index.js";
+import { abortError, raceAbort } from "../llm/index.js";
 import type { Deadline } from "../time/index.js";
-import { raceAbort } from "../time/index.js";
 import { finalOutput } from "./finalize.js";
 import { LensFailure } from "./public-failure-reason.js";
 import type { ReviewSession } from "./review-session.js";

@@ -1,7 +1,7 @@
 import type { ChatModel, ChatResult, Message, Usage } from "../llm/index.js";
-import { abortError, ModelTimeoutError } from "../llm/index.js";
+import { abortError, ModelTimeoutError, raceAbort } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
-import { type Deadline, raceAbort, startDeadline } from "../time/index.js";
+import { type Deadline, startDeadline } from "../time/index.js";
 import type { RepoTools } from "./repo-tools.js";
 import { finalTurnPrompt, type LoopStop } from "./turn-prompts.js";
 

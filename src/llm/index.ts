@@ -17,6 +17,7 @@ export { limitedModelFactory } from "./limits/limited-model-factory.js";
 export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/model-call-limiter.js";
 export { providerCap } from "./limits/provider-cap.js";
 export type { Message, ToolCall } from "./message.js";
+export { raceAbort } from "./race-abort.js";
 export { createRedactor, type Redactor, redactSecrets } from "./redact-secrets.js";
 export {
   type LanguageModelMiddleware,

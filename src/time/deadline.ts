@@ -1,5 +1,20 @@
-import { ModelTimeoutError } from "../llm/index.js";
 import type { Clock } from "./clock.js";
+
+/**
+ * The reason a deadline's signal aborts with when its time runs out. Named `TimeoutError`
+ * like the reason of `AbortSignal.timeout`, so code that tells a timeout from a
+ * cancellation treats both alike; the model layer turns it into its own timeout error.
+ */
+export class DeadlineExpiredError extends Error {
+  override readonly name = "TimeoutError";
+  /** Safe to show: it says only that the time ran out. */
+  readonly publicMessage: string;
+
+  constructor(message = "the time budget is exhausted") {
+    super(message);
+    this.publicMessage = message;
+  }
+}
 
 export interface Deadline {
   /** Aborts when the time is up or the parent signal aborts. */
@@ -19,7 +34,7 @@ export function startDeadline(clock: Clock, milliseconds: number, parent?: Abort
   const onParentAbort = () => controller.abort(parent?.reason);
   const timer = clock.setTimeout(() => {
     expired = true;
-    controller.abort(new ModelTimeoutError("the time budget is exhausted"));
+    controller.abort(new DeadlineExpiredError());
   }, milliseconds);
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener("abort", onParentAbort, { once: true });

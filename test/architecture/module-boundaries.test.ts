@@ -121,6 +121,16 @@ describe("module boundaries in src/", () => {
     );
   });
 
+  it("keeps time/ a leaf: every module may wait or take a deadline without a cycle", () => {
+    const leaves = edges.filter(
+      (edge) =>
+        moduleOf(edge.from) === "time" &&
+        folders.includes(moduleOf(edge.to)) &&
+        moduleOf(edge.to) !== "time",
+    );
+    expect(leaves.map(show)).toEqual([]);
+  });
+
   it("keeps each front door on one screen", () => {
     const doors = [...folders.map((folder) => `${folder}/index.ts`), ...FRONT_DOORS].filter(
       (door) => existsSync(join(SRC, door)), // a missing one fails the test above

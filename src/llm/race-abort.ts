@@ -1,4 +1,4 @@
-import { abortError } from "../llm/index.js";
+import { abortError } from "./abort-error.js";
 
 /**
  * Settles with `promise`, or rejects as soon as `signal` aborts, whether or
