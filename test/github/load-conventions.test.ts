@@ -167,7 +167,7 @@ describe("the repository's conventions in a round", () => {
       "AGENTS.md": "Use the Result type for errors; never throw from a handler.\n",
       ".github/copilot-instructions.md": "Prefer named exports.\n",
     });
-    const { round } = await runRound(repo, [{ path: "src/a.ts", base: "a\n", head: "b\n" }]);
+    const { pr, round } = await runRound(repo, [{ path: "src/a.ts", base: "a\n", head: "b\n" }]);
 
     expect(round?.state).toBe("completed");
     expect([...prompts.keys()].sort()).toEqual(["correctness", "security"]);
@@ -193,8 +193,12 @@ describe("the repository's conventions in a round", () => {
     expect(shared).toContain("Prefer named exports.");
     expect(correctness.startsWith(shared)).toBe(true);
     // Read at the pull request's base SHA.
-    const reads = github.requests({ method: "GET", path: "/repos/octo-org/*/contents/**" });
-    expect(reads.length).toBeGreaterThanOrEqual(5);
+    const reads = github.requests({
+      method: "GET",
+      path: `/repos/octo-org/${repo.repo}/contents/**`,
+    });
+    expect(reads).toHaveLength(5);
+    expect(new Set(reads.map((request) => request.query.ref))).toEqual(new Set([pr.baseSha]));
   });
 
   it("keeps a hostile CONTRIBUTING.md fenced and defused: it cannot close its block nor plant a verdict or findings", async () => {
