@@ -88,6 +88,8 @@ beforeAll(async () => {
       lenses: ["security"],
       customLenses: [],
       ignore: [],
+      publish: { inline: "agreed", minSeverity: "nit", maxInline: 30 },
+      instructions: [],
       review: {
         lenses: ["security"],
         concurrency: 2,
