@@ -10,10 +10,12 @@ import {
 import { diffTrees } from "./diff-trees.js";
 import type { FakeState } from "./fake-state.js";
 import type { FaultScript, ScriptedFault } from "./fault-script.js";
+import type { GraphqlFailure } from "./graphql/graphql-failure.js";
 import type { ValidationFailure } from "./handle-request.js";
 import type { PathPattern } from "./path-pattern.js";
 import { type PushedFile, pushCommit } from "./push-commit.js";
 import type { MinuteCount, RecordedRequest, RequestFilter, RequestLog } from "./request-log.js";
+import { findReviewComment, reviewThreadsOf } from "./review-threads.js";
 import type {
   CheckRunRecord,
   IssueCommentRecord,
@@ -27,6 +29,7 @@ import type {
   RepositoryRecord,
   RepositorySnapshot,
   ReviewRecord,
+  ReviewThreadSnapshot,
 } from "./types.js";
 
 export interface FakeGitHubParts {
@@ -166,6 +169,17 @@ export class FakeGitHub {
     return structuredClone(created);
   }
 
+  /**
+   * Resolves the review thread of a review comment (top-level or reply) as this user, the way a
+   * person clicks "Resolve conversation".
+   */
+  resolveReviewThread(commentId: number, login: string): void {
+    const { state } = this.#parts;
+    const found = findReviewComment(state, commentId);
+    if (found === undefined) throw new Error(`no review comment ${commentId}`);
+    state.resolvedThreads.set(found.comment.inReplyToId ?? found.comment.id, state.user(login));
+  }
+
   /** A token with which requests act as this (human) user. */
   createUserToken(login: string): string {
     const token = `ghp_${randomBytes(18).toString("hex")}`;
@@ -206,6 +220,22 @@ export class FakeGitHub {
       .map((review) => structuredClone(review));
   }
 
+  /** The PR's review threads: each top-level review comment with its replies, and who resolved it. */
+  reviewThreads(pullRequest: PullRequestKey): ReviewThreadSnapshot[] {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    return reviewThreadsOf(
+      this.#parts.state,
+      repository.owner.login,
+      repository.name,
+      record.number,
+    ).map((thread) => ({
+      id: thread.id,
+      isResolved: thread.resolvedBy !== null,
+      resolvedBy: thread.resolvedBy?.login ?? null,
+      comments: thread.comments.map(({ comment }) => structuredClone(comment)),
+    }));
+  }
+
   checkRuns(headSha: string): CheckRunRecord[] {
     return [...this.#parts.state.checkRuns.values()]
       .filter((checkRun) => checkRun.headSha === headSha)
@@ -225,6 +255,14 @@ export class FakeGitHub {
   /** Request bodies that did not match GitHub's OpenAPI description: tests expect none. */
   get validationErrors(): ValidationFailure[] {
     return structuredClone(this.#parts.validationFailures);
+  }
+
+  /**
+   * GraphQL requests not valid against GitHub's schema (or misusing it, e.g. a connection
+   * without `first`), and valid ones asking for a field the fake does not serve: tests expect none.
+   */
+  get graphqlErrors(): GraphqlFailure[] {
+    return structuredClone(this.#parts.state.graphqlFailures);
   }
 
   /** Requests to endpoints the fake does not know (answered 404). */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { gitBlobSha } from "./git-blob-sha.js";
+import type { GraphqlFailure } from "./graphql/graphql-failure.js";
 import type {
   CheckRunRecord,
   CommitRecord,
@@ -39,6 +40,10 @@ export class FakeState {
   readonly reactions: ReactionRecord[] = [];
   readonly reviews = new Map<number, ReviewRecord>();
   readonly checkRuns = new Map<number, CheckRunRecord>();
+  /** Resolved review threads: top-level comment id → who resolved it. */
+  readonly resolvedThreads = new Map<number, UserRecord>();
+  /** GraphQL requests the fake refused as invalid or could not answer: tests expect none. */
+  readonly graphqlFailures: GraphqlFailure[] = [];
   #lastId = 1000;
   #commitCounter = 0;
 

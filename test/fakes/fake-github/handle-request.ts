@@ -47,9 +47,18 @@ export async function handleRequest(
   const method = (request.method ?? "GET").toUpperCase();
   const origin = `http://${request.headers.host ?? "127.0.0.1"}`;
   const url = new URL(request.url ?? "/", origin);
+  // GitHub Enterprise serves GraphQL at /api/graphql, beside /api/v3 (Octokit's graphql derives
+  // it from a baseUrl ending in /api/v3): recorded and routed as /graphql, like the REST paths.
+  const enterpriseGraphql = url.pathname === "/api/graphql";
   const prefixed =
-    url.pathname === enterprisePrefix || url.pathname.startsWith(`${enterprisePrefix}/`);
-  const rawPath = prefixed ? url.pathname.slice(enterprisePrefix.length) || "/" : url.pathname;
+    enterpriseGraphql ||
+    url.pathname === enterprisePrefix ||
+    url.pathname.startsWith(`${enterprisePrefix}/`);
+  const rawPath = enterpriseGraphql
+    ? "/graphql"
+    : prefixed
+      ? url.pathname.slice(enterprisePrefix.length) || "/"
+      : url.pathname;
   // Recorded and matched by tests decoded (`contents/src%2Fa.ts` → `contents/src/a.ts`);
   // routed raw, so an encoded slash stays inside its parameter.
   const path = safeDecode(rawPath);
@@ -115,7 +124,7 @@ export async function handleRequest(
         origin,
       };
       try {
-        answer = matched.route.handle(context);
+        answer = await matched.route.handle(context);
       } catch (error) {
         answer = githubError(500, `Fake GitHub failed: ${(error as Error).message}`);
       }

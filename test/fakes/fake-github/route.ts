@@ -39,5 +39,5 @@ export interface Route {
   path: string;
   /** Whether request bodies are checked against the OpenAPI description. */
   validateBody: boolean;
-  handle(context: RouteContext): RouteResponse;
+  handle(context: RouteContext): RouteResponse | Promise<RouteResponse>;
 }

@@ -121,6 +121,19 @@ export interface ReviewCommentRecord {
   diffHunk: string;
   createdAt: string;
   htmlUrl: string;
+  /** The top-level comment of the thread this reply joined; absent on a top-level comment. */
+  inReplyToId?: number;
+}
+
+/** A review thread as `fake.reviewThreads(pr)` shows it. */
+export interface ReviewThreadSnapshot {
+  /** The GraphQL node id `resolveReviewThread` takes. */
+  id: string;
+  isResolved: boolean;
+  /** Login of who resolved it. */
+  resolvedBy: string | null;
+  /** The top-level comment first, then its replies. */
+  comments: ReviewCommentRecord[];
 }
 
 export type ReviewState = "PENDING" | "COMMENTED" | "APPROVED" | "CHANGES_REQUESTED";

@@ -1,3 +1,4 @@
+import { graphqlRoutes } from "../graphql/graphql-route.js";
 import type { Route } from "../route.js";
 import { appRoutes } from "./app-routes.js";
 import { checkRunRoutes } from "./check-run-routes.js";
@@ -14,4 +15,5 @@ export const allRoutes: readonly Route[] = [
   ...commentRoutes,
   ...reviewRoutes,
   ...checkRunRoutes,
+  ...graphqlRoutes,
 ];

@@ -3,6 +3,7 @@ import { githubError, validationFailed } from "../github-error.js";
 import { paginate } from "../paginate.js";
 import { actingUser, type RepositoryRouteContext, repositoryRoute } from "../repository-route.js";
 import { type ReviewCommentInput, resolveReviewComments } from "../resolve-review-comments.js";
+import { findReviewComment } from "../review-threads.js";
 import type { Route, RouteResponse } from "../route.js";
 import type { FileChange, PullRequestRecord, ReviewRecord, ReviewState } from "../types.js";
 import { reviewCommentJson, reviewJson } from "../views/review-json.js";
@@ -58,6 +59,11 @@ export const reviewRoutes: Route[] = [
           headers: page.headers,
         };
       }),
+  ),
+  repositoryRoute(
+    "POST",
+    "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+    (context) => withPullRequest(context, (pullRequest) => createReply(context, pullRequest)),
   ),
   repositoryRoute("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", (context) =>
     withPullRequest(context, (pullRequest) => {
@@ -158,6 +164,81 @@ function createReview(
   }
   state.reviews.set(id, review);
   return { status: 200, json: reviewJson(review, state.urls) };
+}
+
+/**
+ * A reply joins the thread of a top-level review comment. As on GitHub, it is a review of its
+ * own (COMMENTED, empty body) holding one comment with `in_reply_to_id`; replying to a reply is
+ * refused.
+ */
+function createReply(
+  context: RepositoryRouteContext,
+  pullRequest: PullRequestRecord,
+): RouteResponse {
+  const { state, repository } = context;
+  const body = String((context.body as { body?: unknown } | undefined)?.body ?? "");
+  const found = findReviewComment(state, Number(context.params.comment_id));
+  if (
+    found === undefined ||
+    found.review.pullNumber !== pullRequest.number ||
+    found.review.owner !== repository.owner.login ||
+    found.review.repo !== repository.name
+  ) {
+    return githubError(404, "Not Found");
+  }
+  if (found.comment.inReplyToId !== undefined) {
+    return githubError(422, "Unprocessable Entity", {
+      errors: ["Replies to replies are not supported"],
+    });
+  }
+  if (body.length > maximumBodyLength) {
+    return validationFailed(
+      "PullRequestReviewComment",
+      "body",
+      "custom",
+      `Body is too long (maximum is ${maximumBodyLength} characters)`,
+    );
+  }
+  const user = actingUser(context);
+  const now = state.timestamp();
+  const pullUrl = `${state.urls.html}/${repository.owner.login}/${repository.name}/pull/${pullRequest.number}`;
+  const reviewId = state.nextId();
+  const commentId = state.nextId();
+  const root = found.comment;
+  const review: ReviewRecord = {
+    id: reviewId,
+    owner: repository.owner.login,
+    repo: repository.name,
+    pullNumber: pullRequest.number,
+    user,
+    body: "",
+    state: "COMMENTED",
+    commitId: root.commitId,
+    submittedAt: now,
+    htmlUrl: `${pullUrl}#pullrequestreview-${reviewId}`,
+    comments: [
+      {
+        id: commentId,
+        reviewId,
+        path: root.path,
+        line: root.line,
+        side: root.side,
+        startLine: root.startLine,
+        startSide: root.startSide,
+        position: root.position,
+        body,
+        user,
+        commitId: root.commitId,
+        diffHunk: root.diffHunk,
+        createdAt: now,
+        htmlUrl: `${pullUrl}#discussion_r${commentId}`,
+        inReplyToId: root.id,
+      },
+    ],
+  };
+  state.reviews.set(reviewId, review);
+  const [reply] = review.comments;
+  return { status: 201, json: reviewCommentJson(review, reply ?? root, state.urls) };
 }
 
 // The PR's files as of `commitId`: its head, an earlier head, or any commit

@@ -60,5 +60,6 @@ export function reviewCommentJson(
     original_line: comment.line,
     side: comment.side,
     subject_type: "line",
+    ...(comment.inReplyToId === undefined ? {} : { in_reply_to_id: comment.inReplyToId }),
   };
 }
