@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  BACK_REFERENCE_PATTERNS,
   finalOutput,
   isFindingsBackReference,
   isWeakFinal,
@@ -11,7 +12,8 @@ import type { Message } from "../../src/llm/message.js";
 
 /*
  * Back-references without a pronoun (impersonal or passive phrasing pointing at an
- * earlier turn), and which turn finalize recovers when several qualify.
+ * earlier turn), which turn finalize recovers when several qualify, and the bound
+ * on the work the detection does on hostile text.
  */
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
@@ -299,5 +301,120 @@ describe("several earlier turns qualify: the newest wins", () => {
   it("back-reference shape: every earlier turn a back-reference, so the terminal is kept", () => {
     const messages = [user("q"), assistant(pointer), assistant("See the previous response.")];
     expect(finalOutput(terminal, messages)).toBe(terminal);
+  });
+});
+
+/*
+ * The bound. Every back-reference pattern is built from literals, classes, groups,
+ * alternations and `?` only (no `*`, `+` or `{n,}`), so one match attempt reads at
+ * most a fixed number of characters and a scan of n characters does at most
+ * n × that many steps. `maxReach` proves the bound from the pattern's source.
+ */
+
+/** The most characters one match attempt of `source` can read, or throws on an unbounded quantifier. */
+function maxReach(source: string): number {
+  let at = 0;
+  const alternation = (): number => {
+    let best = sequence();
+    while (source[at] === "|") {
+      at++;
+      best = Math.max(best, sequence());
+    }
+    return best;
+  };
+  const sequence = (): number => {
+    let total = 0;
+    while (at < source.length && source[at] !== "|" && source[at] !== ")") {
+      total += atom();
+      const next = source[at];
+      if (next === "*" || next === "+" || next === "{") {
+        throw new Error(`unbounded quantifier at ${at} in ${source}`);
+      }
+      if (next === "?") at++;
+    }
+    return total;
+  };
+  const atom = (): number => {
+    const char = source[at];
+    if (char === "(") {
+      at++;
+      if (
+        source.startsWith("?:", at) ||
+        source.startsWith("?!", at) ||
+        source.startsWith("?=", at)
+      ) {
+        at += 2;
+      }
+      const reach = alternation();
+      if (source[at] !== ")") throw new Error(`unclosed group in ${source}`);
+      at++;
+      // A lookahead consumes nothing but reads ahead: what it reads is counted too.
+      return reach;
+    }
+    if (char === "[") {
+      at = source.indexOf("]", at + 1) + 1;
+      if (at === 0) throw new Error(`unclosed class in ${source}`);
+      return 1;
+    }
+    if (char === "\\") {
+      const escaped = source[at + 1];
+      at += 2;
+      return escaped === "b" || escaped === "B" ? 0 : 1;
+    }
+    at++;
+    return 1;
+  };
+  const reach = alternation();
+  if (at !== source.length) throw new Error(`unparsed tail at ${at} in ${source}`);
+  return reach;
+}
+
+describe("linear time on hostile input", () => {
+  it("measures a pattern's reach, and refuses an unbounded one", () => {
+    expect(maxReach(String.raw`\bsee (?:the )?above\b`)).toBe("see the above".length);
+    expect(maxReach(String.raw`a(?! ?\w)`)).toBe(3);
+    expect(() => maxReach(String.raw`\bas\s+above`)).toThrow(/unbounded/);
+    expect(() => maxReach("(?:a|b)*")).toThrow(/unbounded/);
+    expect(() => maxReach("a{2,}")).toThrow(/unbounded/);
+  });
+
+  it("bounds every back-reference pattern: one attempt reads at most 120 characters", () => {
+    const reaches = BACK_REFERENCE_PATTERNS.map(maxReach);
+    expect(reaches.length).toBeGreaterThan(10);
+    expect(Math.max(...reaches)).toBeLessThanOrEqual(120);
+  });
+
+  const size = 200 * 1024;
+  const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  // Near-misses repeated: every position starts a partial match that then fails.
+  const hostile: readonly [string, string][] = [
+    ["whitespace runs", fill("x  \n\t\t  \n")],
+    ["emphasis markers", fill("*_~")],
+    ["as noted, never located", fill("as noted ")],
+    ["passive, never located", fill("the findings were provided ")],
+    ["see the previous, never a turn", fill("see the previous ")],
+    ["same as before, always followed", fill("same as before x ")],
+    ["the abovementioned", fill("per the abovementioned ")],
+    ["copulas without an end", fill("review is was were has been ")],
+    ["brackets", fill("[[[(")],
+  ];
+
+  it.each(hostile)("%s: 200 KB scanned, the terminal kept", (_name, terminal) => {
+    expect(bytes(terminal)).toBeGreaterThanOrEqual(size);
+    expect(isWeakFinal(terminal)).toBe(false);
+    expect(isFindingsBackReference(terminal)).toBe(false);
+    expect(finalOutput(terminal, transcript(realReview))).toBe(terminal);
+  });
+
+  it("finds a back-reference at the very end of 200 KB of near-misses", () => {
+    const terminal = `${fill("as noted ")} See the previous response.`;
+    expect(isFindingsBackReference(terminal)).toBe(true);
+    expect(finalOutput(terminal, transcript(realReview))).toBe(realReview);
+  });
+
+  it("reads a 200 KB hostile earlier turn as an answer, not a back-reference", () => {
+    const earlier = fill("as noted ");
+    const messages = [user("q"), assistant(proseAnswer), assistant(earlier)];
+    expect(finalOutput("(see above)", messages)).toBe(earlier.trim());
   });
 });
