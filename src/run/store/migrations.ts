@@ -152,6 +152,23 @@ const skippedLensesPostgres = [
     CHECK (state IN (${LENS_STATES_WITH_SKIPPED}))`,
 ];
 
+/**
+ * Threads follow the code: the reply Gadfly wrote under an inline comment whose finding was
+ * fixed (so no later round replies again), and the findings a review body already listed as
+ * not placeable inline (so later rounds do not list them again). Portable SQL, both dialects.
+ */
+const inlineThreads = [
+  "ALTER TABLE posted_inline ADD COLUMN fixed_reply_id BIGINT",
+  `CREATE TABLE listed_unplaced (
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    pull_number BIGINT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    listed_at BIGINT NOT NULL,
+    PRIMARY KEY (owner, repo, pull_number, fingerprint)
+  )`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -162,4 +179,5 @@ export const migrations: readonly Migration[] = [
     sqlite: skippedLensesSqlite,
     postgres: skippedLensesPostgres,
   },
+  { version: 4, name: "inline threads", sqlite: inlineThreads, postgres: inlineThreads },
 ];

@@ -347,9 +347,49 @@ export class PostgresRunStore implements RunStore {
       `INSERT INTO posted_inline (owner, repo, pull_number, fingerprint, comment_id, posted_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (owner, repo, pull_number, fingerprint) DO UPDATE SET
-         comment_id = excluded.comment_id, posted_at = excluded.posted_at`,
+         comment_id = excluded.comment_id, posted_at = excluded.posted_at,
+         fixed_reply_id = NULL`,
       [...pullKey(repo, pullNumber), fingerprint, commentId, this.clock.now()],
     );
+  }
+
+  async saveFixedReply(
+    repo: RepoRef,
+    pullNumber: number,
+    fingerprint: string,
+    commentId: number,
+    replyId: number,
+  ): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE posted_inline SET fixed_reply_id = $6
+       WHERE ${SAME_PULL} AND fingerprint = $4 AND comment_id = $5`,
+      [...pullKey(repo, pullNumber), fingerprint, commentId, replyId],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async saveListedUnplaced(
+    repo: RepoRef,
+    pullNumber: number,
+    fingerprints: readonly string[],
+  ): Promise<void> {
+    const unique = [...new Set(fingerprints)];
+    if (unique.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO listed_unplaced (owner, repo, pull_number, fingerprint, listed_at)
+       SELECT $1, $2, $3, fingerprint, $4 FROM unnest($5::text[]) AS fingerprint
+       ON CONFLICT (owner, repo, pull_number, fingerprint) DO NOTHING`,
+      [...pullKey(repo, pullNumber), this.clock.now(), unique],
+    );
+  }
+
+  async listedUnplaced(repo: RepoRef, pullNumber: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ fingerprint: string }>(
+      `SELECT fingerprint FROM listed_unplaced WHERE ${SAME_PULL}
+       ORDER BY listed_at, fingerprint ${BYTES}`,
+      pullKey(repo, pullNumber),
+    );
+    return rows.map((row) => row.fingerprint);
   }
 
   async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {

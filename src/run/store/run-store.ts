@@ -94,6 +94,8 @@ export interface PostedInline {
   fingerprint: string;
   commentId: number;
   postedAt: Date;
+  /** Our "Fixed in …" reply under the comment, once the finding was fixed; absent until then. */
+  fixedReplyId?: number;
 }
 
 /**
@@ -151,7 +153,10 @@ export interface RunStore {
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null>;
-  /** Remembers an inline comment posted for a finding; a later post of it replaces the id. */
+  /**
+   * Remembers an inline comment posted for a finding; a later post of it replaces the id (and
+   * forgets the fixed reply: the new comment has none).
+   */
   savePostedInline(
     repo: RepoRef,
     pullNumber: number,
@@ -159,6 +164,25 @@ export interface RunStore {
     commentId: number,
   ): Promise<void>;
   postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]>;
+  /**
+   * Records our "fixed" reply under the inline comment of a finding. False (nothing written)
+   * when the finding's stored comment is no longer `commentId` (posted again since) or is unknown.
+   */
+  saveFixedReply(
+    repo: RepoRef,
+    pullNumber: number,
+    fingerprint: string,
+    commentId: number,
+    replyId: number,
+  ): Promise<boolean>;
+  /** Remembers findings a review body listed as not placeable inline; listing one again keeps the first time. */
+  saveListedUnplaced(
+    repo: RepoRef,
+    pullNumber: number,
+    fingerprints: readonly string[],
+  ): Promise<void>;
+  /** Fingerprints of the PR's findings already listed in a review body as not placeable inline. */
+  listedUnplaced(repo: RepoRef, pullNumber: number): Promise<string[]>;
 
   /** Deletes transcripts saved before `olderThan`; returns how many. */
   pruneTranscripts(olderThan: Date): Promise<number>;

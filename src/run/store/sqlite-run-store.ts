@@ -347,7 +347,8 @@ export class SqliteRunStore implements RunStore {
         `INSERT INTO posted_inline (owner, repo, pull_number, fingerprint, comment_id, posted_at)
          VALUES (@owner, @repo, @pull_number, @fingerprint, @comment_id, @now)
          ON CONFLICT (owner, repo, pull_number, fingerprint) DO UPDATE SET
-           comment_id = excluded.comment_id, posted_at = excluded.posted_at`,
+           comment_id = excluded.comment_id, posted_at = excluded.posted_at,
+           fixed_reply_id = NULL`,
       )
       .run({
         ...pullKey(repo, pullNumber),
@@ -355,6 +356,55 @@ export class SqliteRunStore implements RunStore {
         comment_id: commentId,
         now: this.clock.now(),
       });
+  }
+
+  async saveFixedReply(
+    repo: RepoRef,
+    pullNumber: number,
+    fingerprint: string,
+    commentId: number,
+    replyId: number,
+  ): Promise<boolean> {
+    const result = this.database
+      .prepare<[PullKey & { fingerprint: string; comment_id: number; reply_id: number }]>(
+        `UPDATE posted_inline SET fixed_reply_id = @reply_id
+         WHERE ${SAME_PULL} AND fingerprint = @fingerprint AND comment_id = @comment_id`,
+      )
+      .run({
+        ...pullKey(repo, pullNumber),
+        fingerprint,
+        comment_id: commentId,
+        reply_id: replyId,
+      });
+    return result.changes > 0;
+  }
+
+  async saveListedUnplaced(
+    repo: RepoRef,
+    pullNumber: number,
+    fingerprints: readonly string[],
+  ): Promise<void> {
+    const insert = this.database.prepare<[PullKey & { fingerprint: string; now: number }]>(
+      `INSERT INTO listed_unplaced (owner, repo, pull_number, fingerprint, listed_at)
+       VALUES (@owner, @repo, @pull_number, @fingerprint, @now)
+       ON CONFLICT (owner, repo, pull_number, fingerprint) DO NOTHING`,
+    );
+    const now = this.clock.now();
+    this.database.transaction(() => {
+      for (const fingerprint of new Set(fingerprints)) {
+        insert.run({ ...pullKey(repo, pullNumber), fingerprint, now });
+      }
+    })();
+  }
+
+  async listedUnplaced(repo: RepoRef, pullNumber: number): Promise<string[]> {
+    const rows = this.database
+      .prepare<[PullKey], { fingerprint: string }>(
+        `SELECT fingerprint FROM listed_unplaced WHERE ${SAME_PULL}
+         ORDER BY listed_at, fingerprint`,
+      )
+      .all(pullKey(repo, pullNumber));
+    return rows.map((row) => row.fingerprint);
   }
 
   async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {

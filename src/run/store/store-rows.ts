@@ -96,21 +96,24 @@ export function previousFindingFromRow(row: RoundFindingRow): PreviousFinding {
 }
 
 /** The columns of `posted_inline` that `PostedInlineRow` holds, for a SELECT. */
-export const POSTED_INLINE_COLUMNS = "fingerprint, comment_id, posted_at";
+export const POSTED_INLINE_COLUMNS = "fingerprint, comment_id, posted_at, fixed_reply_id";
 
 /** A `posted_inline` row: an inline comment already posted for a finding of the PR. */
 export interface PostedInlineRow {
   fingerprint: string;
   comment_id: number;
   posted_at: number;
+  fixed_reply_id: number | null;
 }
 
 export function postedInlineFromRow(row: PostedInlineRow): PostedInline {
-  return {
+  const posted: PostedInline = {
     fingerprint: row.fingerprint,
     commentId: row.comment_id,
     postedAt: new Date(row.posted_at),
   };
+  if (row.fixed_reply_id !== null) posted.fixedReplyId = row.fixed_reply_id;
+  return posted;
 }
 
 /** A `lens_runs.report` value; saveLensReport wrote it from a typed LensReport. */

@@ -77,5 +77,59 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       expect((await t.store.postedInline(repo, 8)).map((entry) => entry.commentId)).toEqual([201]);
       expect(await t.store.postedInline({ owner: "octo-org", repo: "gears" }, 7)).toEqual([]);
     });
+
+    it("records the fixed reply under the comment it answers, and forgets it when the finding is posted again", async () => {
+      await t.store.savePostedInline(repo, 7, tokenFinding.fingerprint, 101);
+      await t.store.savePostedInline(repo, 7, loopFinding.fingerprint, 102);
+
+      expect(await t.store.saveFixedReply(repo, 7, tokenFinding.fingerprint, 101, 501)).toBe(true);
+      // Not the stored comment, not a stored finding, not this pull request: nothing written.
+      expect(await t.store.saveFixedReply(repo, 7, loopFinding.fingerprint, 999, 502)).toBe(false);
+      expect(await t.store.saveFixedReply(repo, 7, "f00d0000000000cc", 103, 503)).toBe(false);
+      expect(await t.store.saveFixedReply(repo, 8, tokenFinding.fingerprint, 101, 504)).toBe(false);
+
+      const replies = async () =>
+        Object.fromEntries(
+          (await t.store.postedInline(repo, 7)).map((entry) => [
+            entry.fingerprint,
+            entry.fixedReplyId,
+          ]),
+        );
+      expect(await replies()).toEqual({
+        [tokenFinding.fingerprint]: 501,
+        [loopFinding.fingerprint]: undefined,
+      });
+      const [withoutReply] = (await t.store.postedInline(repo, 7)).filter(
+        (entry) => entry.fingerprint === loopFinding.fingerprint,
+      );
+      expect(withoutReply).not.toHaveProperty("fixedReplyId");
+
+      // The problem came back and was posted anew: the new comment has no reply yet.
+      await t.store.savePostedInline(repo, 7, tokenFinding.fingerprint, 105);
+      expect((await replies())[tokenFinding.fingerprint]).toBeUndefined();
+    });
+  });
+
+  describe("findings listed as not placeable inline", () => {
+    it("are remembered per pull request, once each, in the order first listed", async () => {
+      expect(await t.store.listedUnplaced(repo, 7)).toEqual([]);
+      t.clock.advance(1_000);
+      await t.store.saveListedUnplaced(repo, 7, [loopFinding.fingerprint]);
+      t.clock.advance(1_000);
+      await t.store.saveListedUnplaced(repo, 7, [
+        tokenFinding.fingerprint,
+        loopFinding.fingerprint,
+        tokenFinding.fingerprint,
+      ]);
+      await t.store.saveListedUnplaced(repo, 7, []);
+      await t.store.saveListedUnplaced(repo, 8, [tokenFinding.fingerprint]);
+
+      expect(await t.store.listedUnplaced(repo, 7)).toEqual([
+        loopFinding.fingerprint,
+        tokenFinding.fingerprint,
+      ]);
+      expect(await t.store.listedUnplaced(repo, 8)).toEqual([tokenFinding.fingerprint]);
+      expect(await t.store.listedUnplaced({ owner: "octo-org", repo: "gears" }, 7)).toEqual([]);
+    });
   });
 }
