@@ -1,7 +1,7 @@
 import type { Cluster, Consensus, ModelSummary } from "../consensus/index.js";
 import type { Severity, Verdict } from "../findings/index.js";
 import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
-import { formatLocation } from "../render/index.js";
+import { formatLocation, notReviewedLabel } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
@@ -34,16 +34,6 @@ const VERDICT_STYLE: Record<Verdict, Style> = {
   "No material issues found": "green",
   "Minor issues": "yellow",
   "Significant issues": "red",
-};
-
-const REASONS: Record<NotReviewed["reason"], string> = {
-  binary: "binary file",
-  "too-large": "too large",
-  generated: "generated",
-  ignored: "ignored by configuration",
-  "ignore-unchecked": "not checked against the ignore globs (matching budget spent)",
-  "over-budget": "over the review budget",
-  deleted: "deleted",
 };
 
 const MAX_BODY_LINE = 160;
@@ -89,9 +79,7 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
   if (options.notReviewed.length > 0) {
     lines.push("", paint(`Not reviewed (${options.notReviewed.length})`, "bold"));
     for (const file of options.notReviewed) {
-      lines.push(
-        `  ${safe(file.path)} ${paint(`— ${REASONS[file.reason] ?? file.reason}`, "dim")}`,
-      );
+      lines.push(`  ${safe(file.path)} ${paint(`— ${notReviewedLabel(file.reason)}`, "dim")}`);
     }
   }
   return `${lines.join("\n")}\n`;

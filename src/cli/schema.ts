@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Confidence, Severity, Verdict } from "../findings/index.js";
+import { NOT_REVIEWED_REASONS } from "../run/index.js";
 
 /*
  * The `--format json` report, version 1. This file is its definition (json-report.md explains
@@ -89,15 +90,7 @@ export type JsonFinding = z.infer<typeof JsonFinding>;
 
 export const JsonNotReviewed = z.strictObject({
   path: z.string(),
-  reason: z.enum([
-    "binary",
-    "too-large",
-    "generated",
-    "ignored",
-    "ignore-unchecked",
-    "over-budget",
-    "deleted",
-  ]),
+  reason: z.enum(NOT_REVIEWED_REASONS),
 });
 
 export const JsonComparison = z.strictObject({

@@ -91,7 +91,7 @@ export async function takeSnapshot(
     const changed = new Set(files.map((file) => file.path));
     for (const skipped of extracted.skipped) {
       if (changed.has(skipped.path)) {
-        notReviewed.push({ path: skipped.path, reason: "too-large" });
+        notReviewed.push({ path: skipped.path, reason: skipped.reason });
       }
     }
     notReviewed.push(...unlistedSkipsNote(extracted.unlistedSkips));

@@ -10,6 +10,7 @@ export {
   modelCommentMarker,
   startsWithMarker,
 } from "./markers.js";
+export { notReviewedLabel } from "./not-reviewed-label.js";
 export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";
 export { renderInlineComment } from "./render-inline-comment.js";

@@ -1,5 +1,6 @@
-import type { LensStatus, NotReviewed, ReviewerStatus, RoundStatus } from "../run/index.js";
+import type { LensStatus, ReviewerStatus, RoundStatus } from "../run/index.js";
 import { formatTimestamp, shortSha } from "./format.js";
+import { notReviewedLabel } from "./not-reviewed-label.js";
 
 export interface StatusBoardView {
   round: number;
@@ -37,16 +38,6 @@ export interface StatusBoardViewOptions {
   /** At most this many reviewers shown (fewer only to fit the size limit). */
   reviewerLimit: number;
 }
-
-const REASONS: Record<NotReviewed["reason"], string> = {
-  binary: "binary file",
-  "too-large": "too large",
-  generated: "generated",
-  ignored: "ignored by configuration",
-  "ignore-unchecked": "not checked against the ignore globs (matching budget spent)",
-  "over-budget": "over the review budget",
-  deleted: "deleted",
-};
 
 const LENS_EMOJI: Record<LensStatus["state"], string> = {
   queued: "⏳",
@@ -88,7 +79,7 @@ export function statusBoardView(
     notReviewedCount: status.notReviewed.length,
     notReviewed: status.notReviewed
       .slice(0, options.notReviewedLimit)
-      .map((file) => ({ path: file.path, reason: REASONS[file.reason] ?? file.reason })),
+      .map((file) => ({ path: file.path, reason: notReviewedLabel(file.reason) })),
     notReviewedOmitted: Math.max(0, status.notReviewed.length - options.notReviewedLimit),
   };
 }

@@ -15,12 +15,14 @@ export { type ReviewChangeResult, reviewChange } from "./review-change.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
 export { gaveUpReason, MAX_ROUND_ATTEMPTS } from "./round-attempts.js";
-export type {
-  LensState,
-  LensStatus,
-  NotReviewed,
-  ReviewerStatus,
-  RoundStatus,
+export {
+  type LensState,
+  type LensStatus,
+  NOT_REVIEWED_REASONS,
+  type NotReviewed,
+  type NotReviewedReason,
+  type ReviewerStatus,
+  type RoundStatus,
 } from "./round-status.js";
 export { retentionDays, startRetention } from "./start-retention.js";
 // Type only, so it loads nothing of the store: the repository a round is about.

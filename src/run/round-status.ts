@@ -21,18 +21,31 @@ export interface ReviewerStatus {
   lenses: LensStatus[];
 }
 
+/**
+ * Why a file was not reviewed. The board, the CLI's text and its JSON schema all list these.
+ * `ignore-unchecked`: the ignore globs' matching budget ran out before the file was checked.
+ * `unsafe-link`, `unsupported`, `refused`, `over-limit`: the snapshot left the file out (a link
+ * out of the tree, not a regular file, a path the extractor refused, past the archive's limits).
+ */
+export const NOT_REVIEWED_REASONS = [
+  "binary",
+  "too-large",
+  "generated",
+  "ignored",
+  "ignore-unchecked",
+  "over-budget",
+  "deleted",
+  "unsafe-link",
+  "unsupported",
+  "refused",
+  "over-limit",
+] as const;
+export type NotReviewedReason = (typeof NOT_REVIEWED_REASONS)[number];
+
 /** A file the round did not review, and why: a partial review is never silent. */
 export interface NotReviewed {
   path: string;
-  reason:
-    | "binary"
-    | "too-large"
-    | "generated"
-    | "ignored"
-    /** The ignore globs' matching budget ran out before this file was checked against them. */
-    | "ignore-unchecked"
-    | "over-budget"
-    | "deleted";
+  reason: NotReviewedReason;
 }
 
 /** What the live status board shows at one moment. */

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as tar from "tar";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_EXTRACT_LIMITS } from "../../src/github/extract-tarball.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
@@ -98,5 +99,29 @@ describe("takeSnapshot's contents fallback", () => {
       { path: "huge.txt", reason: "too-large" },
     ]);
     expect((await readdir(workspace)).sort()).toEqual(["a.txt", "c.txt"]);
+  });
+});
+
+describe("takeSnapshot's tarball", () => {
+  it("lists a changed file the extraction left out with the extraction's own reason", async () => {
+    const source = await mkdtemp(join(tmpdir(), "gadfly-snapshot-src-"));
+    const out = await mkdtemp(join(tmpdir(), "gadfly-snapshot-out-"));
+    made.push(source, out);
+    const top = join(source, "octo-app-abc");
+    await mkdir(join(top, "src"), { recursive: true });
+    await writeFile(join(top, "src", "a.ts"), "new\n");
+    await symlink("/etc/passwd", join(top, "passwd-link"));
+    const chunks: Buffer[] = [];
+    for await (const chunk of tar.c({ cwd: source, gzip: true, portable: true }, ["octo-app-abc"]))
+      chunks.push(chunk as Buffer);
+    const octokit = fakeOctokit({
+      "src/a.ts": { content: "", encoding: "base64" },
+      "passwd-link": { content: "", encoding: "base64" },
+    });
+    (octokit as unknown as { request: unknown }).request = async () => ({
+      data: new Uint8Array(Buffer.concat(chunks)),
+    });
+    const snapshot = await takeSnapshot(octokit, repo, 1, "abc", out);
+    expect(snapshot.notReviewed).toEqual([{ path: "passwd-link", reason: "unsafe-link" }]);
   });
 });

@@ -1,0 +1,20 @@
+import type { NotReviewedReason } from "../run/index.js";
+
+const LABELS: Record<NotReviewedReason, string> = {
+  binary: "binary file",
+  "too-large": "too large",
+  generated: "generated",
+  ignored: "ignored by configuration",
+  "ignore-unchecked": "not checked against the ignore globs (matching budget spent)",
+  "over-budget": "over the review budget",
+  deleted: "deleted",
+  "unsafe-link": "a link out of the tree",
+  unsupported: "not a regular file",
+  refused: "a path the snapshot refused to write",
+  "over-limit": "past the snapshot's limits",
+};
+
+/** Why a file was not reviewed, in words: the board and the CLI say it the same way. */
+export function notReviewedLabel(reason: NotReviewedReason): string {
+  return LABELS[reason];
+}
