@@ -315,12 +315,25 @@ export class FakeGitHub {
     });
   }
 
+  /**
+   * The next GraphQL operation selecting this root field (`resolveReviewThread`, `repository`)
+   * is answered as GitHub refuses one: 200, the field null, an error of this `type`.
+   */
+  graphqlErrorNext(
+    field: string,
+    type = "FORBIDDEN",
+    message = "Resource not accessible by integration",
+  ): void {
+    this.#parts.state.graphqlFaults.push({ field, type, message });
+  }
+
   setLatency(method: string, path: PathPattern, milliseconds: number): void {
     this.#parts.faults.setLatency(method, path, milliseconds);
   }
 
   clearFaults(): void {
     this.#parts.faults.clear();
+    this.#parts.state.graphqlFaults.length = 0;
   }
 
   get pendingFaults(): number {

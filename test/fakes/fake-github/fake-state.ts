@@ -44,6 +44,8 @@ export class FakeState {
   readonly resolvedThreads = new Map<number, UserRecord>();
   /** GraphQL requests the fake refused as invalid or could not answer: tests expect none. */
   readonly graphqlFailures: GraphqlFailure[] = [];
+  /** Scripted GraphQL errors, each answering the next operation that selects its root field. */
+  readonly graphqlFaults: { field: string; type: string; message: string }[] = [];
   #lastId = 1000;
   #commitCounter = 0;
 

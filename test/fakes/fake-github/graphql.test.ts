@@ -229,4 +229,32 @@ describe("GraphQL", () => {
       /Resource not accessible by integration/,
     );
   });
+
+  it("answers a scripted error for the next operation selecting a root field, as GitHub refuses one", async () => {
+    const [first] = await reviewWithTwoComments();
+    fake.graphqlErrorNext("resolveReviewThread");
+    const threadId = fake.reviewThreads(pullRequest)[0]?.id ?? "";
+    // A query is not the mutation: it is answered.
+    await octokit.graphql(`query { repository(owner: "alice", name: "service") { id } }`);
+    const refused = await octokit.request("POST /graphql", {
+      query: resolveMutation,
+      variables: { threadId },
+    });
+    expect(refused.data).toEqual({
+      data: { resolveReviewThread: null },
+      errors: [
+        {
+          type: "FORBIDDEN",
+          path: ["resolveReviewThread"],
+          message: "Resource not accessible by integration",
+        },
+      ],
+    });
+    expect(fake.reviewThreads(pullRequest)[0]).toMatchObject({
+      isResolved: false,
+      comments: [{ id: first }],
+    });
+    await octokit.graphql(resolveMutation, { threadId });
+    expect(fake.reviewThreads(pullRequest)[0]?.isResolved).toBe(true);
+  });
 });

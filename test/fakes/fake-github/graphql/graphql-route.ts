@@ -3,6 +3,7 @@ import {
   type GraphQLError,
   type GraphQLFieldResolver,
   getOperationAST,
+  Kind,
   parse,
   validate,
 } from "graphql";
@@ -69,6 +70,16 @@ async function answerGraphql(context: RouteContext): Promise<RouteResponse> {
   if (invalid.length > 0) return refuse(invalid.map(errorJson));
   const operationName = typeof body.operationName === "string" ? body.operationName : undefined;
   const operation = getOperationAST(document, operationName);
+  const fault = takeFault(state, operation);
+  if (fault !== undefined) {
+    return {
+      status: 200,
+      json: {
+        data: { [fault.field]: null },
+        errors: [{ type: fault.type, path: [fault.field], message: fault.message }],
+      },
+    };
+  }
   const caller = { state, identity };
   const result = await execute({
     schema,
@@ -97,6 +108,21 @@ async function answerGraphql(context: RouteContext): Promise<RouteResponse> {
       ...(errors.length === 0 ? {} : { errors: errors.map(({ json }) => json) }),
     },
   };
+}
+
+// A scripted error for a root field the operation selects (after validation: an invalid query
+// is still recorded as such).
+function takeFault(
+  state: RouteContext["state"],
+  operation: ReturnType<typeof getOperationAST>,
+): RouteContext["state"]["graphqlFaults"][number] | undefined {
+  const fields = new Set(
+    (operation?.selectionSet.selections ?? []).flatMap((selection) =>
+      selection.kind === Kind.FIELD ? [selection.name.value] : [],
+    ),
+  );
+  const index = state.graphqlFaults.findIndex((fault) => fields.has(fault.field));
+  return index < 0 ? undefined : state.graphqlFaults.splice(index, 1)[0];
 }
 
 // A field the fake's objects leave out is one it does not serve: said, never answered null.
