@@ -1,5 +1,5 @@
 import type { LanguageModel, Message } from "../llm/index.js";
-import { redactSecrets, wrapLanguageModel } from "../llm/index.js";
+import { createRedactor, wrapLanguageModel } from "../llm/index.js";
 
 export interface TranscriptRecorder {
   model: LanguageModel;
@@ -22,7 +22,8 @@ export function recordTranscript(
   const keep = (messages: Message[]) => {
     if (messages.length >= longest.length) longest = messages;
   };
-  const transcript = () => longest.map((message) => redactMessage(message, secrets));
+  const redact = createRedactor(secrets);
+  const transcript = () => longest.map((message) => redactMessage(message, redact));
   return {
     model: wrapLanguageModel(model, {
       async chat(request, next) {
@@ -52,16 +53,16 @@ export function recordTranscript(
 }
 
 /** Text and tool-call arguments both come from the model: both are redacted. */
-function redactMessage(message: Message, secrets: readonly string[]): Message {
+function redactMessage(message: Message, redact: (text: string) => string): Message {
   return {
     ...message,
-    content: redactSecrets(message.content, secrets),
+    content: redact(message.content),
     ...(message.toolCalls === undefined
       ? {}
       : {
           toolCalls: message.toolCalls.map((call) => ({
             ...call,
-            arguments: redactSecrets(call.arguments, secrets),
+            arguments: redact(call.arguments),
           })),
         }),
   };

@@ -2,7 +2,7 @@ import type { LensDefinition, LensEvent, LensReport } from "../agent/index.js";
 import { publicCancelReason, publicFailureReason, reviewLens, Workspace } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
 import type { LanguageModel, Message, ModelFactory } from "../llm/index.js";
-import { createLanguageModel, redactSecrets } from "../llm/index.js";
+import { createLanguageModel, createRedactor } from "../llm/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
@@ -91,13 +91,14 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
   );
   const secrets =
     options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
+  const redact = createRedactor(secrets);
   const publish = () => options.onStatus?.(status);
   const onEvent = (event: LensEvent) => {
     // A failure reason can quote a provider's answer: it reaches the board before the
     // lens's (redacted) report does.
     status = applyLensEvent(
       status,
-      "reason" in event ? { ...event, reason: redactSecrets(event.reason, secrets) } : event,
+      "reason" in event ? { ...event, reason: redact(event.reason) } : event,
     );
     publish();
   };
