@@ -1,3 +1,4 @@
+import { supersededReason } from "../render/index.js";
 import type { LensState, LensStatus, ReviewerStatus, RoundStatus } from "../run/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import { WORKTREE_PREFIX } from "./collect-local-change.js";
@@ -189,7 +190,7 @@ function roundEvents(status: RoundStatus): string[] {
   const events: string[] = [];
   if (status.failure !== undefined) events.push(`round failed: ${safe(status.failure)}`);
   if (status.supersededBy !== undefined) {
-    events.push(`superseded by ${safe(status.supersededBy).slice(0, 12)}`);
+    events.push(safe(supersededReason(status.supersededBy)));
   }
   if (status.finished) {
     const skipped = status.notReviewed.length;

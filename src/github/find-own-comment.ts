@@ -1,3 +1,4 @@
+import { startsWithMarker } from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export interface OwnComment {
@@ -27,7 +28,7 @@ export async function findOwnComment(
   for (const comment of comments) {
     if (comment.user?.login.toLowerCase() !== login) continue;
     const body = comment.body ?? "";
-    if (body.startsWith(`${marker}\n`) || body === marker || body.startsWith(`${marker}\r\n`)) {
+    if (startsWithMarker(body, marker)) {
       return { id: comment.id, body, url: comment.html_url };
     }
   }

@@ -1,6 +1,6 @@
 import type { Consensus } from "../consensus/index.js";
 import type { RenderOptions } from "../render/index.js";
-import { MARKERS, modelCommentMarker, renderConsensusComment } from "../render/index.js";
+import { isModelCommentMarker, MARKERS, renderConsensusComment } from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
@@ -79,11 +79,10 @@ async function deleteStaleOverflow(
     per_page: 100,
   });
   const login = target.botLogin.toLowerCase();
-  const prefix = modelCommentMarker("").replace(/ -->$/, "");
   for (const comment of comments) {
     if (comment.user?.login.toLowerCase() !== login) continue;
     const firstLine = (comment.body ?? "").split("\n", 1)[0] ?? "";
-    if (firstLine.startsWith(prefix) && !keep.has(firstLine)) {
+    if (isModelCommentMarker(firstLine) && !keep.has(firstLine)) {
       await retrySecondaryRateLimit(() =>
         octokit.rest.issues.deleteComment({ ...target.repo, comment_id: comment.id }),
       );

@@ -5,7 +5,7 @@ import { ProbotOctokit } from "probot";
  * What an in-process Probot needs to talk to the fake: a fresh app key, and an
  * Octokit pointed at the fake with retries and throttling off. A function, not
  * an object, is given to `defaults`: the object form is merged under Probot's
- * own throttle settings and every comment would wait ~3 s (TOOLCHAIN.md).
+ * own throttle settings (Probot's defaults win the merge) and every comment would wait ~3 s.
  */
 export function probotCredentials(apiUrl: string): {
   privateKey: string;
