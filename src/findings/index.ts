@@ -1,6 +1,13 @@
 // Front door of src/findings: the findings contract: the fenced findings block, its schema and parser.
 // Other folders import only from here; this lists what they use today.
 
+export {
+  CHALLENGE_FENCE_INFO,
+  type ChallengeAnswer,
+  type ChallengeParse,
+  type ChallengeVerdict,
+  parseChallengeAnswer,
+} from "./challenge-block.js";
 export { deriveVerdict, verdictForSeverities } from "./derive-verdict.js";
 export { extractFencedBlocks } from "./extract-fenced-blocks.js";
 export {
