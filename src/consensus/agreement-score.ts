@@ -1,4 +1,5 @@
 import type { LineRange } from "./prepared-finding.js";
+import { type FindingKinds, kindsAgree, kindsConflict } from "./problem-kind.js";
 import { type TextVectors, textSimilarity } from "./text-similarity.js";
 
 /** Lines this close (or overlapping) count as the same place. */
@@ -7,6 +8,12 @@ export const NEAR_LINES = 3;
 export const FAR_LINES = 20;
 /** Proximity left at FAR_LINES: far findings need proportionally stronger text evidence. */
 const FAR_PROXIMITY = 0.7;
+/**
+ * Added (times proximity) when both titles claim the same kind of defect: the same problem
+ * reported through two lenses often shares the kind and little else ("ReDoS" / "catastrophic
+ * backtracking").
+ */
+export const KIND_BONUS = 0.1;
 
 /** Lines between the closest pair of ranges; 0 when they overlap. */
 export function lineGap(a: readonly LineRange[], b: readonly LineRange[]): number {
@@ -38,6 +45,8 @@ export interface Comparable {
   vectors: TextVectors;
   /** The title lowercased with punctuation and spacing folded (see `normalizedTitle`). */
   title: string;
+  /** The kinds of defect it claims and names (see `problem-kind.ts`). */
+  kinds: FindingKinds;
 }
 
 /** A title reduced to its words, so "Off-by-one!" and "off by one" compare equal. */
@@ -63,5 +72,10 @@ export function agreementScore(a: Comparable, b: Comparable): number {
     return 1;
   }
   const near = proximity(gap);
-  return near === 0 ? 0 : near * textSimilarity(a.vectors, b.vectors);
+  // Different kinds of defect are different problems, however close and alike in words.
+  if (near === 0 || kindsConflict(a.kinds, b.kinds)) {
+    return 0;
+  }
+  const text = near * textSimilarity(a.vectors, b.vectors);
+  return kindsAgree(a.kinds, b.kinds) ? Math.min(1, text + near * KIND_BONUS) : text;
 }

@@ -231,6 +231,7 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     ranges: member.ranges,
     vectors: textVectors(member.profile, factor),
     title: normalizedTitle(member.finding.title),
+    kinds: member.kinds,
   }));
   const links = new GroupLinks(block.map((member) => member.finding.model));
   const edges: Edge[] = [];

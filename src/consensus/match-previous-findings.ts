@@ -1,6 +1,7 @@
 import type { Cluster } from "./cluster.js";
 import type { PreviousFinding } from "./consensus.js";
 import { inverseDocumentFrequency } from "./inverse-document-frequency.js";
+import { type FindingKinds, findingKinds, kindsAgree, kindsConflict } from "./problem-kind.js";
 import { type TextProfile, textProfile } from "./text-profile.js";
 import type { TokenFactor } from "./text-similarity.js";
 
@@ -10,6 +11,12 @@ import type { TokenFactor } from "./text-similarity.js";
  * so a low bar still pairs each problem with its closest counterpart.
  */
 export const ROUND_MATCH_THRESHOLD = 0.25;
+/**
+ * Added to a member's likeness when it claims the same kind of defect as the stored title
+ * (see `problem-kind.ts`): a problem reworded by another model in round 2 often keeps its kind
+ * and few of its words ("Insecure deserialization (pickle)" / "`pickle.loads` allows RCE").
+ */
+export const ROUND_KIND_BONUS = 0.2;
 
 interface Candidate {
   previous: number;
@@ -44,16 +51,30 @@ function coverage(
  * The stored title is short and a member's text long, so the measure is asymmetric: how much
  * of the stored claim some member of the cluster still makes (best member wins).
  */
-function likeness(
-  stored: TextProfile,
-  members: readonly TextProfile[],
-  factor: TokenFactor,
-): number {
+function likeness(stored: StoredTitle, members: readonly Member[], factor: TokenFactor): number {
   let best = 0;
   for (const member of members) {
-    best = Math.max(best, coverage(stored.titleWeights, member.weights, factor));
+    // A member claiming another kind of defect is another problem, whatever words it shares.
+    if (kindsConflict(stored.kinds, member.kinds)) continue;
+    const bonus = kindsAgree(stored.kinds, member.kinds) ? ROUND_KIND_BONUS : 0;
+    best = Math.max(
+      best,
+      coverage(stored.profile.titleWeights, member.profile.weights, factor) + bonus,
+    );
   }
   return best;
+}
+
+/** A stored title (all a previous round keeps of a problem) and the kinds it claims. */
+interface StoredTitle {
+  profile: TextProfile;
+  kinds: FindingKinds;
+}
+
+/** A member of this round's cluster: its text and the kinds it claims and names. */
+interface Member {
+  profile: TextProfile;
+  kinds: FindingKinds;
 }
 
 function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
@@ -81,21 +102,27 @@ function tolerantCandidates(
     const stored = entries.map(([index, finding]) => ({
       index,
       finding,
-      profile: textProfile({ title: finding.title, body: "" }),
+      stored: {
+        profile: textProfile({ title: finding.title, body: "" }),
+        kinds: findingKinds({ title: finding.title, body: "" }),
+      },
     }));
     const current = (currentByFile.get(file) ?? []).map(([index, cluster]) => ({
       index,
       cluster,
-      members: cluster.findings.map((finding) => textProfile(finding)),
+      members: cluster.findings.map((finding) => ({
+        profile: textProfile(finding),
+        kinds: findingKinds(finding),
+      })),
     }));
     // Words every finding of the file uses (its main function, say) tell problems apart least.
     const factor = inverseDocumentFrequency([
-      ...stored.map((entry) => entry.profile),
-      ...current.flatMap((entry) => entry.members),
+      ...stored.map((entry) => entry.stored.profile),
+      ...current.flatMap((entry) => entry.members.map((member) => member.profile)),
     ]);
     for (const old of stored) {
       for (const now of current) {
-        const score = likeness(old.profile, now.members, factor);
+        const score = likeness(old.stored, now.members, factor);
         if (score >= ROUND_MATCH_THRESHOLD) {
           const distance = lineDistance(old.finding, now.cluster);
           candidates.push({ previous: old.index, cluster: now.index, score, distance });

@@ -1,4 +1,5 @@
 import type { Finding } from "./finding.js";
+import { type FindingKinds, findingKinds } from "./problem-kind.js";
 import { type TextProfile, textProfile } from "./text-profile.js";
 
 /** An inclusive line range. */
@@ -15,6 +16,8 @@ export interface PreparedFinding {
   /** Position of the model in the configured order (unknown models after, by id). */
   modelRank: number;
   profile: TextProfile;
+  /** The kinds of defect its title claims and its text names. */
+  kinds: FindingKinds;
   /** The finding's own range, then the lines of its own file that its text points at. */
   ranges: LineRange[];
 }
@@ -42,5 +45,5 @@ export function prepareFinding(
       ranges.push({ start: reference.line, end: reference.endLine });
     }
   }
-  return { finding, index, modelRank, profile, ranges };
+  return { finding, index, modelRank, profile, kinds: findingKinds(finding), ranges };
 }

@@ -2,19 +2,22 @@ import { describe, expect, it } from "vitest";
 import {
   agreementScore,
   FAR_LINES,
+  KIND_BONUS,
   lineGap,
   NEAR_LINES,
   normalizedTitle,
   proximity,
 } from "../../src/consensus/agreement-score.js";
+import { findingKinds } from "../../src/consensus/problem-kind.js";
 import { textProfile } from "../../src/consensus/text-profile.js";
 import { textVectors } from "../../src/consensus/text-similarity.js";
 
-const comparable = (file: string, start: number, end: number, title: string) => ({
+const comparable = (file: string, start: number, end: number, title: string, body = "") => ({
   file,
   ranges: [{ start, end }],
-  vectors: textVectors(textProfile({ title, body: "" })),
+  vectors: textVectors(textProfile({ title, body })),
   title: normalizedTitle(title),
+  kinds: findingKinds({ title, body }),
 });
 
 describe("lineGap", () => {
@@ -68,5 +71,34 @@ describe("agreementScore", () => {
     expect(agreementScore(a, comparable("a.ts", 2, 2, "changed-line issue!"))).toBe(1);
     expect(agreementScore(a, comparable("a.ts", 2 + NEAR_LINES + 1, 30, vague))).toBeLessThan(1);
     expect(agreementScore(a, comparable("b.ts", 2, 2, vague))).toBe(0);
+  });
+
+  it("is 0 for two different kinds of defect a few lines apart, however many words they share", () => {
+    const injection = comparable(
+      "orders.ts",
+      22,
+      22,
+      "SQL injection through `conn.query` in getOrders",
+      "`conn.query` builds the orders query from `req.query.status` by string interpolation.",
+    );
+    const leak = comparable(
+      "orders.ts",
+      25,
+      25,
+      "`conn.query` failure leaks the pool connection in getOrders",
+      "When `conn.query` rejects, `conn.release()` is skipped and the connection never returns to the pool.",
+    );
+    expect(agreementScore(injection, leak)).toBe(0);
+  });
+
+  it("adds KIND_BONUS when both titles claim the same kind in different words", () => {
+    const security = comparable("upload.ts", 12, 12, "Filename pattern is vulnerable to ReDoS");
+    const performance = comparable("upload.ts", 13, 13, "Catastrophic backtracking in the regex");
+    const noKinds = { claim: 0, all: 0 };
+    const withoutKinds = agreementScore(
+      { ...security, kinds: noKinds },
+      { ...performance, kinds: noKinds },
+    );
+    expect(agreementScore(security, performance)).toBeCloseTo(withoutKinds + KIND_BONUS, 10);
   });
 });

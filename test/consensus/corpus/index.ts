@@ -1,7 +1,15 @@
+import { adjacentGoCache } from "./adjacent-go-cache.js";
+import { adjacentJavaService } from "./adjacent-java-service.js";
+import { adjacentNodeHandler } from "./adjacent-node-handler.js";
+import { adjacentPythonSecrets } from "./adjacent-python-secrets.js";
 import type { CorpusScenario } from "./corpus-scenario.js";
+import { crossLensUpload } from "./cross-lens-upload.js";
+import { crossLensWorker } from "./cross-lens-worker.js";
 import { diffParserDuplicates } from "./diff-parser-duplicates.js";
 import { genericTitles } from "./generic-titles.js";
 import { goHttpClient } from "./go-http-client.js";
+import { heldOutDeployCli } from "./held-out-deploy-cli.js";
+import { heldOutRustCache } from "./held-out-rust-cache.js";
 import { linesApart } from "./lines-apart.js";
 import { oneModelTwoLenses } from "./one-model-two-lenses.js";
 import { orchestrator } from "./orchestrator.js";
@@ -25,4 +33,12 @@ export const corpus: CorpusScenario[] = [
   diffParserDuplicates,
   pathConfinement,
   orchestrator,
+  adjacentNodeHandler,
+  adjacentPythonSecrets,
+  adjacentGoCache,
+  adjacentJavaService,
+  crossLensUpload,
+  crossLensWorker,
+  heldOutDeployCli,
+  heldOutRustCache,
 ];
