@@ -1,6 +1,11 @@
 // Front door of src/agent: the lens agent: loading lenses, reviewing one lens, its report and failure wording.
 // Other folders import only from here; this lists what they use today.
 export type { RepositoryConvention } from "./build-review-prompt.js";
+export {
+  type ChallengedClaim,
+  type ChallengeOutcome,
+  challengeFinding,
+} from "./challenge-finding.js";
 export type { LensEvent } from "./lens-event.js";
 export type { LensReport } from "./lens-report.js";
 export type { LensDefinition } from "./load-lenses.js";
