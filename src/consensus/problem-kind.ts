@@ -33,7 +33,7 @@ const RULES: readonly KindRule[] = [
   {
     kind: "exposure",
     pattern:
-      /stack trace|\bstack\b|disclos|information leak|(?:token|secret|credential|password|card number|pii|path|layout|customer record|customer object)s? (?:\w+ ){0,4}(?:leak|expos|logged|written to (?:the )?(?:\w+ )?logs?)|(?:leak|expos)\w* (?:\w+ ){0,3}(?:token|secret|credential|stack|path|host|internal)|(?:to|into|in) (?:the )?(?:debug |info )?logs?\b|debug logging|\blogs? (?:the|every)|exception details|error details|internal error/,
+      /stack trace|stack information|(?:its|the) stack\)|and its stack|err\.stack|disclos|information leak|(?:token|secret|credential|password|card number|pii|path|layout|customer record|customer object)s? (?:\w+ ){0,4}(?:leak|expos|logged|written to (?:the )?(?:\w+ )?logs?)|(?:leak|expos)\w* (?:\w+ ){0,3}(?:token|secret|credential|stack|(?:host|absolute|internal) path|host|internal)|(?:to|into|in) (?:the )?(?:debug |info )?logs?\b|debug logging|\blogs? (?:the|every)|exception details|error details|internal error/,
   },
   {
     kind: "hard-coded-secret",
@@ -106,9 +106,14 @@ const RULES: readonly KindRule[] = [
       /index out of range|out of (?:range|bounds)|out-of-bounds|bounds check|length (?:check|validation)|without checking its length|\blen\(|indexerror/,
   },
   {
-    kind: "overflow",
+    kind: "integer-overflow",
     pattern:
-      /integer overflow|\b(?:over|under)flows?\b|wraps? (?:to|around)|truncat(?:es|ion)|int32|maxint|integer truncation/,
+      /integer (?:overflow|truncation)|(?:size|length|count|multiplication|arithmetic) (?:\w+ ){0,2}(?:over|under)flow|\bunderflows?\b|wraps? (?:to|around)|can wrap|truncat(?:es|ion)|int32|maxint|size_max/,
+  },
+  {
+    kind: "buffer-overflow",
+    pattern:
+      /buffer overflow|overflows? (?:the |a )?(?:\w+ ){0,3}buffer|strcpy|sprintf|\bgets\(|smash|writes? past/,
   },
   { kind: "division-by-zero", pattern: /zero ?division|divi(?:de|sion) by zero|empty batch/ },
   {

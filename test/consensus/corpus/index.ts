@@ -8,6 +8,7 @@ import { crossLensWorker } from "./cross-lens-worker.js";
 import { diffParserDuplicates } from "./diff-parser-duplicates.js";
 import { genericTitles } from "./generic-titles.js";
 import { goHttpClient } from "./go-http-client.js";
+import { heldOutCParser } from "./held-out-c-parser.js";
 import { heldOutDeployCli } from "./held-out-deploy-cli.js";
 import { heldOutRustCache } from "./held-out-rust-cache.js";
 import { linesApart } from "./lines-apart.js";
@@ -41,4 +42,5 @@ export const corpus: CorpusScenario[] = [
   crossLensWorker,
   heldOutDeployCli,
   heldOutRustCache,
+  heldOutCParser,
 ];
