@@ -1,4 +1,5 @@
 import type { LensReport } from "../agent/index.js";
+import { applyChallenges, type ChallengeResult } from "./apply-challenges.js";
 import { clusterFindings } from "./cluster-findings.js";
 import { compareRounds } from "./compare-rounds.js";
 import type { Consensus, ModelSummary, PreviousFinding } from "./consensus.js";
@@ -17,6 +18,8 @@ export interface BuildConsensusInput {
   previous?: { headSha: string; round: number; findings: PreviousFinding[] };
   /** This round's number; defaults to the previous round's plus one. */
   round?: number;
+  /** Answers of the round's cross-examination, folded into the clusters (applyChallenges). */
+  challenges?: readonly ChallengeResult[];
 }
 
 /** Configured ones in their order, then any others by id. */
@@ -56,10 +59,18 @@ export function buildConsensus(input: BuildConsensusInput): Consensus {
   const findings: Finding[] = input.reports
     .filter((report) => report.outcome === "done")
     .flatMap((report) =>
-      report.findings.map((finding) => ({ ...finding, model: report.model, lens: report.lens })),
+      report.findings.map((finding) => ({
+        ...finding,
+        model: report.model,
+        // An "outside my lens" finding is credited to the lens it names.
+        lens: finding.lens ?? report.lens,
+      })),
     );
   const models = modelSummaries(input);
-  const clustered = clusterFindings(findings, { modelOrder: input.modelOrder });
+  const clustered = applyChallenges(
+    clusterFindings(findings, { modelOrder: input.modelOrder }),
+    input.challenges ?? [],
+  );
   const compared =
     input.previous === undefined
       ? null

@@ -1,4 +1,5 @@
 import type { Severity } from "../findings/index.js";
+import type { ChallengeResult } from "./apply-challenges.js";
 import type { Finding } from "./finding.js";
 
 /** Findings that several (or one) models reported about the same problem at the same place. */
@@ -13,4 +14,10 @@ export interface Cluster {
   representative: Finding;
   /** The most common severity among members, ties to the lower. */
   severity: Severity;
+  /** Set once the cluster was cross-examined (apply-challenges.ts): each other model's answer. */
+  challenges?: ChallengeResult[];
+  /** Models that confirmed it on challenge: agreement beyond `models`. */
+  confirmedBy?: string[];
+  /** Refuted by a majority of the models that answered its challenge. */
+  disputed?: boolean;
 }

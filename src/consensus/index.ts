@@ -1,5 +1,11 @@
 // Front door of src/consensus: consensus across models: clustering findings, ranking, comparing rounds.
 // Other folders import only from here; this lists what they use today.
+
+export {
+  agreementOf,
+  applyChallenges,
+  type ChallengeResult,
+} from "./apply-challenges.js";
 export { buildConsensus } from "./build-consensus.js";
 export type { Cluster } from "./cluster.js";
 export type { Consensus, ModelSummary, PreviousFinding, RoundComparison } from "./consensus.js";

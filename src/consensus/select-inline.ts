@@ -1,4 +1,5 @@
 import { SEVERITY_RANK, type Severity } from "../findings/index.js";
+import { agreementOf } from "./apply-challenges.js";
 import type { Cluster } from "./cluster.js";
 
 /**
@@ -22,6 +23,8 @@ export type HeldBackReason =
   | "belowSeverity"
   /** Reported by one model only and not `high` (policy `agreed`). */
   | "lone"
+  /** Refuted by most of the other models on cross-examination, and not agreed (policy `agreed`). */
+  | "disputed"
   /** Past `maxInline`. */
   | "overCap";
 
@@ -36,8 +39,8 @@ export interface InlineSelection {
 
 export interface SelectInlineOptions {
   /**
-   * How many models agree on a cluster. The models that reported it by default; a later
-   * round that asks other models to confirm a finding can count their confirmations here.
+   * How many models agree on a cluster: by default those that reported it and those that
+   * confirmed it on cross-examination (agreementOf).
    */
   agreement?: (cluster: Cluster) => number;
   /**
@@ -47,9 +50,6 @@ export interface SelectInlineOptions {
    */
   placeable?: (cluster: Cluster) => boolean;
 }
-
-/** Agreement, by default: the distinct models that reported the cluster. */
-export const modelsReporting = (cluster: Cluster): number => cluster.models.length;
 
 /** Agreed means at least this many models. */
 export const AGREEMENT_THRESHOLD = 2;
@@ -65,36 +65,38 @@ export function selectInline(
   policy: InlinePolicy,
   options: SelectInlineOptions = {},
 ): InlineSelection {
-  const agreement = options.agreement ?? modelsReporting;
+  const agreement = options.agreement ?? agreementOf;
   const placeable = options.placeable ?? (() => true);
   const selection: InlineSelection = {
     selected: [],
     heldBack: [],
-    counts: { off: 0, belowSeverity: 0, lone: 0, overCap: 0 },
+    counts: { off: 0, belowSeverity: 0, lone: 0, disputed: 0, overCap: 0 },
   };
   const holdBack = (cluster: Cluster, reason: HeldBackReason) => {
     selection.heldBack.push({ cluster, reason });
     selection.counts[reason]++;
   };
   let slots = Math.max(0, Math.floor(policy.maxInline));
+  const take = (cluster: Cluster) => {
+    if (!placeable(cluster)) selection.selected.push(cluster);
+    else if (slots === 0) holdBack(cluster, "overCap");
+    else {
+      slots--;
+      selection.selected.push(cluster);
+    }
+  };
   for (const cluster of clusters) {
     if (policy.inline === "off") {
       holdBack(cluster, "off");
     } else if (SEVERITY_RANK[cluster.severity] < SEVERITY_RANK[policy.minSeverity]) {
       holdBack(cluster, "belowSeverity");
-    } else if (
-      policy.inline === "agreed" &&
-      agreement(cluster) < AGREEMENT_THRESHOLD &&
-      cluster.severity !== "high"
-    ) {
-      holdBack(cluster, "lone");
-    } else if (!placeable(cluster)) {
-      selection.selected.push(cluster);
-    } else if (slots === 0) {
-      holdBack(cluster, "overCap");
+    } else if (policy.inline === "agreed" && agreement(cluster) < AGREEMENT_THRESHOLD) {
+      // A lone high speaks unless the other models refuted it: then it is disputed.
+      if (cluster.disputed === true) holdBack(cluster, "disputed");
+      else if (cluster.severity !== "high") holdBack(cluster, "lone");
+      else take(cluster);
     } else {
-      slots--;
-      selection.selected.push(cluster);
+      take(cluster);
     }
   }
   return selection;

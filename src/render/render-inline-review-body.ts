@@ -43,6 +43,9 @@ export function heldBackLine(heldBack: HeldBack): string | null {
   const { counts, policy } = heldBack;
   const parts = [
     counts.lone > 0 ? `${findings(counts.lone, "single-model finding")} below high severity` : "",
+    counts.disputed > 0
+      ? `${findings(counts.disputed, "single-model finding")} other models refuted`
+      : "",
     counts.belowSeverity > 0
       ? `${findings(counts.belowSeverity)} below ${policy.minSeverity} severity`
       : "",
@@ -52,7 +55,7 @@ export function heldBackLine(heldBack: HeldBack): string | null {
     counts.off > 0 ? `${findings(counts.off)} (inline comments are off)` : "",
   ].filter((part) => part !== "");
   if (parts.length === 0) return null;
-  const total = counts.lone + counts.belowSeverity + counts.overCap + counts.off;
+  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const listed =
     parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
   return `${listed} ${total === 1 ? "is" : "are"} in the consensus comment only.`;

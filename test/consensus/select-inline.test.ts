@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/consensus/cluster.js";
-import {
-  type InlinePolicy,
-  modelsReporting,
-  selectInline,
-} from "../../src/consensus/select-inline.js";
+import { type InlinePolicy, selectInline } from "../../src/consensus/select-inline.js";
 import type { Severity } from "../../src/findings/index.js";
 import { cluster } from "../builders/consensus.js";
 import { makeFinding } from "../builders/finding.js";
@@ -40,26 +36,50 @@ describe("selectInline", () => {
       ["lone-low", "lone"],
       ["lone-nit", "lone"],
     ]);
-    expect(selection.counts).toEqual({ off: 0, belowSeverity: 0, lone: 3, overCap: 0 });
+    expect(selection.counts).toEqual({
+      off: 0,
+      belowSeverity: 0,
+      lone: 3,
+      disputed: 0,
+      overCap: 0,
+    });
   });
 
   it("`all` selects every cluster, as before the policy", () => {
     const selection = selectInline(ranked, { ...DEFAULT, inline: "all" });
     expect(ids(selection.selected)).toEqual(ids(ranked));
     expect(selection.heldBack).toEqual([]);
-    expect(selection.counts).toEqual({ off: 0, belowSeverity: 0, lone: 0, overCap: 0 });
+    expect(selection.counts).toEqual({
+      off: 0,
+      belowSeverity: 0,
+      lone: 0,
+      disputed: 0,
+      overCap: 0,
+    });
   });
 
   it("`off` selects none and counts every cluster as off", () => {
     const selection = selectInline(ranked, { ...DEFAULT, inline: "off" });
     expect(selection.selected).toEqual([]);
-    expect(selection.counts).toEqual({ off: 6, belowSeverity: 0, lone: 0, overCap: 0 });
+    expect(selection.counts).toEqual({
+      off: 6,
+      belowSeverity: 0,
+      lone: 0,
+      disputed: 0,
+      overCap: 0,
+    });
   });
 
   it("minSeverity holds back what is below it, agreed or not, before the agreement rule", () => {
     const selection = selectInline(ranked, { ...DEFAULT, minSeverity: "medium" });
     expect(ids(selection.selected)).toEqual(["agreed-medium", "lone-high"]);
-    expect(selection.counts).toEqual({ off: 0, belowSeverity: 3, lone: 1, overCap: 0 });
+    expect(selection.counts).toEqual({
+      off: 0,
+      belowSeverity: 3,
+      lone: 1,
+      disputed: 0,
+      overCap: 0,
+    });
     const high = selectInline(ranked, { ...DEFAULT, inline: "all", minSeverity: "high" });
     expect(ids(high.selected)).toEqual(["lone-high"]);
     expect(high.counts.belowSeverity).toBe(5);
@@ -68,11 +88,18 @@ describe("selectInline", () => {
   it("maxInline takes the best ranked first and counts the rest as over the cap", () => {
     const selection = selectInline(ranked, { ...DEFAULT, maxInline: 2 });
     expect(ids(selection.selected)).toEqual(["agreed-medium", "lone-high"]);
-    expect(selection.counts).toEqual({ off: 0, belowSeverity: 0, lone: 3, overCap: 1 });
+    expect(selection.counts).toEqual({
+      off: 0,
+      belowSeverity: 0,
+      lone: 3,
+      disputed: 0,
+      overCap: 1,
+    });
     expect(selectInline(ranked, { ...DEFAULT, inline: "all", maxInline: 0 }).counts).toEqual({
       off: 0,
       belowSeverity: 0,
       lone: 0,
+      disputed: 0,
       overCap: 6,
     });
   });
@@ -94,7 +121,7 @@ describe("selectInline", () => {
   it("agreement is pluggable: a confirmation counted elsewhere makes a lone finding agreed", () => {
     const confirmed = new Set(["lone-nit"]);
     const selection = selectInline(ranked, DEFAULT, {
-      agreement: (entry) => modelsReporting(entry) + (confirmed.has(entry.fingerprint) ? 1 : 0),
+      agreement: (entry) => entry.models.length + (confirmed.has(entry.fingerprint) ? 1 : 0),
     });
     expect(ids(selection.selected)).toEqual([
       "agreed-medium",

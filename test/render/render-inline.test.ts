@@ -94,7 +94,7 @@ describe("renderInlineReviewBody", () => {
 });
 
 describe("the held-back line", () => {
-  const none = { off: 0, belowSeverity: 0, lone: 0, overCap: 0 };
+  const none = { off: 0, belowSeverity: 0, lone: 0, disputed: 0, overCap: 0 };
   const heldBack = (counts: Partial<HeldBack["counts"]>, maxInline = 30): HeldBack => ({
     counts: { ...none, ...counts },
     policy: { minSeverity: "medium", maxInline },
