@@ -13,6 +13,7 @@ import {
 } from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import { unplacedToList } from "./unplaced-to-list.js";
 
 /** GitHub shows long reviews poorly and each comment is a notification: cap them. */
 export const MAX_INLINE_COMMENTS = 30;
@@ -26,6 +27,8 @@ export interface InlineReviewRequest {
   index: ChangedLineIndex;
   /** Fingerprints already posted inline in an earlier round and still open: not posted again. */
   alreadyPosted: ReadonlySet<string>;
+  /** Fingerprints an earlier review already listed as not placeable inline: not listed again. */
+  alreadyListed?: ReadonlySet<string>;
   /** Which of the other clusters go inline (selectInline); the rest are in the consensus comment only. */
   policy: InlinePolicy;
   consensusUrl?: string;
@@ -106,10 +109,11 @@ export async function publishInlineReview(
       body: renderInlineComment(cluster, request.render),
     });
   }
+  const listed = unplacedToList(unplaced, request.alreadyListed ?? new Set());
   // Nothing to post and nothing to list: no review. One that only said what was held back
   // would repeat the consensus comment.
-  if (planned.length === 0 && unplaced.length === 0) {
-    return { reviewId: null, posted: [], unplaced, degraded: false, heldBack };
+  if (planned.length === 0 && listed.length === 0) {
+    return { reviewId: null, posted: [], unplaced: listed, degraded: false, heldBack };
   }
   const link = {
     ...(request.consensusUrl === undefined ? {} : { consensusUrl: request.consensusUrl }),
@@ -119,27 +123,33 @@ export async function publishInlineReview(
     const reviewId = await createReview(
       octokit,
       request,
-      renderInlineReviewBody({ inlineCount: planned.length, unplaced, ...link }, request.render),
+      renderInlineReviewBody(
+        { inlineCount: planned.length, unplaced: listed, ...link },
+        request.render,
+      ),
       planned,
     );
     return {
       reviewId,
       posted: planned.map((comment) => comment.fingerprint),
-      unplaced,
+      unplaced: listed,
       degraded: false,
       heldBack,
     };
   } catch (error) {
     if ((error as { status?: number }).status !== 422 || planned.length === 0) throw error;
-    const all: UnplacedFinding[] = [
-      ...planned.flatMap((comment) => {
-        const cluster = request.clusters.find(
-          (candidate) => candidate.fingerprint === comment.fingerprint,
-        );
-        return cluster === undefined ? [] : [{ cluster, reason: "outside-diff" as const }];
-      }),
-      ...unplaced,
-    ];
+    const all: UnplacedFinding[] = unplacedToList(
+      [
+        ...planned.flatMap((comment) => {
+          const cluster = request.clusters.find(
+            (candidate) => candidate.fingerprint === comment.fingerprint,
+          );
+          return cluster === undefined ? [] : [{ cluster, reason: "outside-diff" as const }];
+        }),
+        ...unplaced,
+      ],
+      request.alreadyListed ?? new Set(),
+    );
     const reviewId = await createReview(
       octokit,
       request,

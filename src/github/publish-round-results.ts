@@ -3,10 +3,12 @@ import { ChangedLineIndex, type DiffFile } from "../diff/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { findingMarkerIn, renderCheckRunOutput } from "../render/index.js";
 import type { StoredRound } from "../run/store/index.js";
+import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
 import { checkAnnotations, completeCheckRun } from "./publish-check-run.js";
 import { publishConsensus } from "./publish-consensus.js";
 import { publishInlineReview } from "./publish-inline-review.js";
+import { resolveFixedThreads } from "./resolve-fixed-threads.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 
 export interface RoundResults {
@@ -29,7 +31,7 @@ export interface RoundResults {
 export async function publishRoundResults(
   octokit: GitHubClient,
   results: RoundResults,
-  deps: Pick<RoundDependencies, "store" | "botLogin">,
+  deps: Pick<RoundDependencies, "store" | "botLogin" | "log">,
 ): Promise<void> {
   const { round, consensus, render } = results;
   const repo = round.repo;
@@ -57,6 +59,7 @@ export async function publishRoundResults(
     const alreadyPosted = new Set(
       (await deps.store.postedInline(repo, round.pullNumber)).map((posted) => posted.fingerprint),
     );
+    const alreadyListed = new Set(await deps.store.listedUnplaced(repo, round.pullNumber));
     const review = await publishInlineReview(octokit, {
       repo,
       pullNumber: round.pullNumber,
@@ -64,13 +67,48 @@ export async function publishRoundResults(
       clusters: consensus.clusters,
       index,
       alreadyPosted,
+      alreadyListed,
       policy: results.publish,
       consensusUrl: published.url,
       render,
     });
     if (review.reviewId !== null) {
       await deps.store.setArtifacts(round.id, { reviewId: review.reviewId });
+      await deps.store.saveListedUnplaced(
+        repo,
+        round.pullNumber,
+        review.unplaced.map((entry) => entry.cluster.fingerprint),
+      );
       await recordPostedComments(octokit, round, review.reviewId, new Set(review.posted), deps);
+    }
+  }
+  // Threads follow the code: our inline comments on findings this round found fixed get a
+  // "Fixed in <sha>." reply (once) and are resolved. Outside the one-review guard, so a resumed
+  // round finishes what it began; idempotent, and never fails the round.
+  const fixed = consensus.comparison?.fixed ?? [];
+  if (fixed.length > 0) {
+    const threads = await resolveFixedThreads(
+      octokit,
+      {
+        repo,
+        pullNumber: round.pullNumber,
+        headSha: round.headSha,
+        botLogin: deps.botLogin,
+        fixed: fixed.map((finding) => finding.fingerprint),
+        posted: await deps.store.postedInline(repo, round.pullNumber),
+      },
+      { store: deps.store },
+    );
+    for (const thread of threads.filter((entry) => entry.outcome === "failed")) {
+      deps.log.warn(
+        {
+          round: round.id,
+          fingerprint: thread.fingerprint,
+          commentId: thread.commentId,
+          err: describeError(thread.error),
+        },
+        "could not resolve the thread of a fixed finding",
+      );
     }
   }
   await deps.store.saveFingerprints(
