@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { githubOctokit } from "../../src/boot/github-octokit.js";
 import { redactOutgoingText } from "../../src/github/redact-outgoing-text.js";
 import { collectSecrets } from "../../src/run/collect-secrets.js";
-import { githubOctokit } from "../../src/boot/github-octokit.js";
 import {
   PLANTED,
   SECRET_ENV,

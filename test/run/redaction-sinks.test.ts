@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
+import { createRedactingLog } from "../../src/boot/create-redacting-log.js";
 import type { ModelConfig } from "../../src/config/schema.js";
 import { buildConsensus } from "../../src/consensus/build-consensus.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
@@ -14,7 +15,6 @@ import type { ChangeSet } from "../../src/run/change-set.js";
 import { collectSecrets } from "../../src/run/collect-secrets.js";
 import { reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
-import { createRedactingLog } from "../../src/boot/create-redacting-log.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
 import { PLANTED, SECRET_ENV, SECRET_PROVIDERS, secretFragments } from "./helpers/secret-kinds.js";
 
