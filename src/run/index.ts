@@ -3,6 +3,12 @@
 // so that the CLI, which needs only the round, does not load pg, pg-boss or better-sqlite3.
 export { CoalescedWriter } from "./coalesced-writer.js";
 export { collectSecrets } from "./collect-secrets.js";
+export {
+  type ChallengeRecord,
+  type CrossExaminationSettings,
+  crossExamine,
+  planChallenges,
+} from "./cross-examine.js";
 export { modelsSkippedForFork } from "./fork-rule.js";
 export { prepareChangeSet } from "./prepare-change-set.js";
 export {

@@ -1,0 +1,143 @@
+import type { ChallengedClaim, ChallengeOutcome } from "../agent/index.js";
+import { challengeFinding, publicFailureReason, type Workspace } from "../agent/index.js";
+import type { ChallengeResult, Cluster } from "../consensus/index.js";
+import { SEVERITY_RANK, type Severity } from "../findings/index.js";
+import type { LanguageModel } from "../llm/index.js";
+import type { Clock } from "../time/index.js";
+import type { ReviewerLimiter } from "./reviewer-limiter.js";
+
+export interface CrossExaminationSettings {
+  /** Lone findings at or above this severity are put to the other models. */
+  minSeverity: Severity;
+  /** At most this many findings challenged per round, the most severe first. */
+  maxChallenges: number;
+  /** Tool turns of one challenge session. */
+  maxTurns: number;
+  timeoutSeconds: number;
+}
+
+/** One (finding, challenger) session to run. */
+export interface PlannedChallenge {
+  fingerprint: string;
+  challenger: string;
+  claim: ChallengedClaim;
+}
+
+/** A challenge that ended: answered (a vote), or failed/cancelled (no vote, said why). */
+export type ChallengeRecord =
+  | (ChallengeResult & { outcome: "answered" })
+  | { fingerprint: string; model: string; outcome: "failed" | "cancelled"; reason: string };
+
+/**
+ * Which findings are put to which models: each lone cluster (one model reported it) at or
+ * above `minSeverity`, the most severe first (ties keep the consensus ranking), at most
+ * `maxChallenges` of them, each to every model that completed the round but the reporter.
+ */
+export function planChallenges(
+  clusters: readonly Cluster[],
+  completedModels: readonly string[],
+  settings: Pick<CrossExaminationSettings, "minSeverity" | "maxChallenges">,
+): PlannedChallenge[] {
+  const lone = clusters
+    .map((cluster, rank) => ({ cluster, rank }))
+    .filter(
+      ({ cluster }) =>
+        cluster.models.length === 1 &&
+        SEVERITY_RANK[cluster.severity] >= SEVERITY_RANK[settings.minSeverity] &&
+        completedModels.some((model) => !cluster.models.includes(model)),
+    )
+    .sort(
+      (left, right) =>
+        SEVERITY_RANK[right.cluster.severity] - SEVERITY_RANK[left.cluster.severity] ||
+        left.rank - right.rank,
+    )
+    .slice(0, Math.max(0, settings.maxChallenges));
+  return lone.flatMap(({ cluster }) => {
+    const finding = cluster.representative;
+    const claim: ChallengedClaim = {
+      lens: finding.lens,
+      file: finding.file,
+      line: finding.line,
+      endLine: finding.endLine,
+      severity: cluster.severity,
+      title: finding.title,
+      body: finding.body,
+    };
+    return completedModels
+      .filter((model) => !cluster.models.includes(model))
+      .map((challenger) => ({ fingerprint: cluster.fingerprint, challenger, claim }));
+  });
+}
+
+export interface CrossExamineOptions {
+  planned: readonly PlannedChallenge[];
+  /** The challenger's model, built as its lenses' were. */
+  modelFor: (modelId: string) => LanguageModel;
+  workspace: Workspace;
+  settings: Pick<CrossExaminationSettings, "maxTurns" | "timeoutSeconds">;
+  /** The same global cap the lenses run under. */
+  limiter: ReviewerLimiter;
+  signal: AbortSignal;
+  clock: Clock;
+  /** Challenges that ended before a restart: not asked again. */
+  finished?: readonly ChallengeRecord[];
+  /** Called as each challenge ends (to persist it) before the round goes on. */
+  onChallenge?: (record: ChallengeRecord) => Promise<void>;
+}
+
+/**
+ * Runs the planned challenges under the limiter and returns every one's record: those
+ * ended before (a resumed round does not ask again) and the new ones. A challenge that
+ * cannot be asked (its model cannot be built) fails with the reason; none is dropped.
+ */
+export async function crossExamine(options: CrossExamineOptions): Promise<ChallengeRecord[]> {
+  const key = (fingerprint: string, model: string) => `${fingerprint}\u0000${model}`;
+  const done = new Map(
+    (options.finished ?? []).map((record) => [key(record.fingerprint, record.model), record]),
+  );
+  return Promise.all(
+    options.planned.map(async (planned): Promise<ChallengeRecord> => {
+      const earlier = done.get(key(planned.fingerprint, planned.challenger));
+      if (earlier !== undefined) return earlier;
+      const outcome = await options.limiter
+        .run(async () => {
+          const model = options.modelFor(planned.challenger);
+          return challengeFinding({
+            model,
+            claim: planned.claim,
+            workspace: options.workspace,
+            maxTurns: options.settings.maxTurns,
+            timeoutSeconds: options.settings.timeoutSeconds,
+            signal: options.signal,
+            clock: options.clock,
+          });
+        }, options.signal)
+        .catch(
+          (error: unknown): ChallengeOutcome => ({
+            outcome: options.signal.aborted ? "cancelled" : "failed",
+            reason: options.signal.aborted
+              ? "cancelled"
+              : `could not start: ${publicFailureReason(error)}`,
+            turns: 0,
+            usage: { inputTokens: 0, outputTokens: 0 },
+          }),
+        );
+      const record: ChallengeRecord =
+        outcome.outcome === "answered"
+          ? {
+              outcome: "answered",
+              fingerprint: planned.fingerprint,
+              model: planned.challenger,
+              ...outcome.answer,
+            }
+          : {
+              outcome: outcome.outcome,
+              fingerprint: planned.fingerprint,
+              model: planned.challenger,
+              reason: outcome.reason,
+            };
+      await options.onChallenge?.(record);
+      return record;
+    }),
+  );
+}
