@@ -48,6 +48,7 @@ const LINE_WORDS = /\blines?\s+(\d+)(?:\s*(?:[-–]|to|through|and)\s*(\d+))?/gi
 // Fenced blocks, then double-backtick spans, then single ones (a single span stays on one line).
 const CODE_SPAN = /```([\s\S]*?)```|``([^`][\s\S]*?)``|`([^`\n]+)`/g;
 const IDENTIFIER_PATH = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
+const THREE_DIGITS = /\d{3}/;
 const WRAPPERS = /^[`'"“”‘’*(]+|[`'"“”‘’*,;:.!?)]+$/g;
 
 function lineRanges(list: string, file: string | null): LineReference[] {
@@ -118,8 +119,11 @@ class TokenCollector {
         this.add(`lit:${core}`, LITERAL_WEIGHT);
       }
       // Status codes and limits (401, 65,536) say what a finding is about; small counts do not.
-      for (const match of core.replace(/(\d)[,_](?=\d{3}\b)/g, "$1").matchAll(/\d{3,}/g)) {
-        this.add(`w:${match[0]}`, WORD_WEIGHT);
+      // (Removing a separator needs three digits after it: without three in a row, nothing.)
+      if (THREE_DIGITS.test(core)) {
+        for (const match of core.replace(/(\d)[,_](?=\d{3}\b)/g, "$1").matchAll(/\d{3,}/g)) {
+          this.add(`w:${match[0]}`, WORD_WEIGHT);
+        }
       }
       for (const match of core.matchAll(IDENTIFIER_PATH)) {
         // "marked()" in prose names a function as surely as `marked` does.
