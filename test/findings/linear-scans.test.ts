@@ -49,8 +49,12 @@ const SHAPES: Record<string, (size: number) => string> = {
 const SIZES = [40_000, 400_000, 4_000_000];
 /** A linear scan grows 10x per step; allow noise up to 4x that, far below quadratic's 100x. */
 const MAX_GROWTH = 40;
-/** Below this a timing is mostly noise: growth is measured from at least this much. */
-const FLOOR_MS = 50;
+/**
+ * Below this a timing is mostly noise (a collection, another process on the core): growth is
+ * measured from at least this much. A quadratic scan still fails: at 4M characters it takes
+ * hours, not seconds.
+ */
+const FLOOR_MS = 100;
 /**
  * Every scanner together over 4M characters of one shape. About 2 s here for the slowest shape
  * (800,000 lines, each split and tested by four scanners) on a loaded machine; quadratic work
@@ -58,10 +62,15 @@ const FLOOR_MS = 50;
  */
 const MAX_MS_AT_4M = 20_000;
 
+/** The faster of two runs: a pause for garbage collection or a busy core lands in one of them. */
 function timeMs(text: string): number {
-  const started = performance.now();
-  scanAll(text);
-  return performance.now() - started;
+  let best = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 2; run++) {
+    const started = performance.now();
+    scanAll(text);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
 }
 
 describe("scans over model text", () => {
