@@ -237,8 +237,15 @@ describe("repository config and follow-up rounds", { timeout: 30_000 }, () => {
     );
     expect(fixedSection).toContain("Admin token compared with");
     // No inline comment twice: the still-open finding was posted in round 1.
-    const inline = github.reviews(second).flatMap((review) => review.comments);
+    const comments = github.reviews(second).flatMap((review) => review.comments);
+    const inline = comments.filter((comment) => comment.inReplyToId === undefined);
     expect(inline.map((comment) => comment.line).sort()).toEqual([10, 20]);
+    // The fixed finding's thread got one reply saying so, and was resolved.
+    const replies = comments.filter((comment) => comment.inReplyToId !== undefined);
+    expect(replies.map((reply) => reply.body)).toEqual([
+      `Fixed in \`${second.headSha.slice(0, 7)}\`.`,
+    ]);
+    expect(github.reviewThreads(second).filter((thread) => thread.isResolved)).toHaveLength(1);
     expect(github.validationErrors).toEqual([]);
   });
 });
