@@ -22,6 +22,7 @@ export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
 export { gaveUpReason, MAX_ROUND_ATTEMPTS } from "./round-attempts.js";
 export {
+  type CrossExaminationStatus,
   type LensState,
   type LensStatus,
   NOT_REVIEWED_REASONS,

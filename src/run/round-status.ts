@@ -19,6 +19,21 @@ export interface ReviewerStatus {
   provider: string;
   /** In the order of the configured lenses. */
   lenses: LensStatus[];
+  /**
+   * This model's cross-examination phase, once the lenses ended: the other models' findings
+   * it was asked to test, how many it answered (each a vote), how many failed or were
+   * cancelled (no vote). Absent when it was asked nothing.
+   */
+  crossExamination?: CrossExaminationStatus;
+}
+
+export interface CrossExaminationStatus {
+  asked: number;
+  confirmed: number;
+  refuted: number;
+  unsure: number;
+  /** Failed or cancelled: counted neither way. */
+  failed: number;
 }
 
 /**
