@@ -169,6 +169,35 @@ const inlineThreads = [
   )`,
 ];
 
+/**
+ * Cross-examination: each ended challenge of a round (a challenger's vote on a lone finding,
+ * or why it gave none), kept so a resumed round does not ask again. One row per (round,
+ * fingerprint, challenger); saving it again replaces it and moves it to the end of
+ * `saved_order`, which gives the order of saving. The CHECKs keep a vote only on an answered
+ * challenge. Rows go with their round (cascade), as lens runs do. Only the order's source
+ * differs: SQLite takes the round's next number inside the write (writers are serialised),
+ * PostgreSQL a sequence (concurrent writers never share a number).
+ */
+function challengesTable(savedOrder: string): string[] {
+  return [
+    `CREATE TABLE round_challenges (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    fingerprint TEXT NOT NULL,
+    model TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('answered', 'failed', 'cancelled')),
+    verdict TEXT CHECK (verdict IN ('confirm', 'refute', 'unsure')),
+    reason TEXT NOT NULL,
+    checked TEXT,
+    saved_order ${savedOrder},
+    saved_at BIGINT NOT NULL,
+    PRIMARY KEY (round_id, fingerprint, model),
+    CHECK ((outcome = 'answered') = (verdict IS NOT NULL)),
+    CHECK (outcome = 'answered' OR checked IS NULL)
+  )`,
+    "CREATE INDEX round_challenges_order ON round_challenges (round_id, saved_order)",
+  ];
+}
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -180,4 +209,10 @@ export const migrations: readonly Migration[] = [
     postgres: skippedLensesPostgres,
   },
   { version: 4, name: "inline threads", sqlite: inlineThreads, postgres: inlineThreads },
+  {
+    version: 5,
+    name: "cross-examination challenges",
+    sqlite: challengesTable("INTEGER NOT NULL"),
+    postgres: challengesTable("BIGSERIAL NOT NULL"),
+  },
 ];

@@ -4,6 +4,7 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
+import type { ChallengeRecord } from "../cross-examine.js";
 import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
@@ -21,6 +22,10 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import {
+  CHALLENGE_COLUMNS,
+  type ChallengeRow,
+  challengeFromRow,
+  challengeToRow,
   lensReportFromRow,
   messagesFromRow,
   POSTED_INLINE_COLUMNS,
@@ -399,6 +404,40 @@ export class PostgresRunStore implements RunStore {
       pullKey(repo, pullNumber),
     );
     return rows.map(postedInlineFromRow);
+  }
+
+  async saveChallenge(roundId: string, record: ChallengeRecord): Promise<void> {
+    // saved_order comes from its sequence (the column's default): a replaced challenge takes
+    // a new number, so it moves to the end like any later save.
+    const row = challengeToRow(record);
+    await this.pool.query(
+      `INSERT INTO round_challenges
+         (round_id, fingerprint, model, outcome, verdict, reason, checked, saved_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (round_id, fingerprint, model) DO UPDATE SET
+         outcome = excluded.outcome, verdict = excluded.verdict, reason = excluded.reason,
+         checked = excluded.checked, saved_order = excluded.saved_order,
+         saved_at = excluded.saved_at`,
+      [
+        roundId,
+        row.fingerprint,
+        row.model,
+        row.outcome,
+        row.verdict,
+        row.reason,
+        row.checked,
+        this.clock.now(),
+      ],
+    );
+  }
+
+  async challenges(roundId: string): Promise<ChallengeRecord[]> {
+    const { rows } = await this.pool.query<ChallengeRow>(
+      `SELECT ${CHALLENGE_COLUMNS} FROM round_challenges WHERE round_id = $1
+       ORDER BY saved_order`,
+      [roundId],
+    );
+    return rows.map(challengeFromRow);
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {

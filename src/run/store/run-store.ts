@@ -1,6 +1,7 @@
 import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
+import type { ChallengeRecord } from "../cross-examine.js";
 
 /** A repository (the one a round is about), as GitHub's payloads spell it; compared exactly. */
 export interface RepoRef {
@@ -183,6 +184,14 @@ export interface RunStore {
   ): Promise<void>;
   /** Fingerprints of the PR's findings already listed in a review body as not placeable inline. */
   listedUnplaced(repo: RepoRef, pullNumber: number): Promise<string[]>;
+
+  /**
+   * Records one ended cross-examination challenge of the round (a vote, or failed/cancelled
+   * with its reason); saving the same (fingerprint, model) again replaces it.
+   */
+  saveChallenge(roundId: string, record: ChallengeRecord): Promise<void>;
+  /** The round's ended challenges, in the order they were saved: a resumed round does not ask again. */
+  challenges(roundId: string): Promise<ChallengeRecord[]>;
 
   /** Deletes transcripts saved before `olderThan`; returns how many. */
   pruneTranscripts(olderThan: Date): Promise<number>;

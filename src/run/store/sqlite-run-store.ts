@@ -4,6 +4,7 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
+import type { ChallengeRecord } from "../cross-examine.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import type {
   PostedInline,
@@ -18,6 +19,10 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import {
+  CHALLENGE_COLUMNS,
+  type ChallengeRow,
+  challengeFromRow,
+  challengeToRow,
   lensReportFromRow,
   messagesFromRow,
   POSTED_INLINE_COLUMNS,
@@ -415,6 +420,34 @@ export class SqliteRunStore implements RunStore {
       )
       .all(pullKey(repo, pullNumber));
     return rows.map(postedInlineFromRow);
+  }
+
+  async saveChallenge(roundId: string, record: ChallengeRecord): Promise<void> {
+    // The round's next number is taken inside the write, which SQLite serialises; a replaced
+    // challenge takes a new one, so it moves to the end like any later save.
+    this.database
+      .prepare<[ChallengeRow & { round_id: string; now: number }]>(
+        `INSERT INTO round_challenges
+           (round_id, fingerprint, model, outcome, verdict, reason, checked, saved_order, saved_at)
+         VALUES (@round_id, @fingerprint, @model, @outcome, @verdict, @reason, @checked,
+           (SELECT COALESCE(MAX(saved_order), 0) + 1 FROM round_challenges WHERE round_id = @round_id),
+           @now)
+         ON CONFLICT (round_id, fingerprint, model) DO UPDATE SET
+           outcome = excluded.outcome, verdict = excluded.verdict, reason = excluded.reason,
+           checked = excluded.checked, saved_order = excluded.saved_order,
+           saved_at = excluded.saved_at`,
+      )
+      .run({ ...challengeToRow(record), round_id: roundId, now: this.clock.now() });
+  }
+
+  async challenges(roundId: string): Promise<ChallengeRecord[]> {
+    const rows = this.database
+      .prepare<[string], ChallengeRow>(
+        `SELECT ${CHALLENGE_COLUMNS} FROM round_challenges WHERE round_id = ?
+         ORDER BY saved_order`,
+      )
+      .all(roundId);
+    return rows.map(challengeFromRow);
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {

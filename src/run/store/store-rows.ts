@@ -4,6 +4,7 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Severity } from "../../findings/index.js";
 import type { Message } from "../../llm/index.js";
+import type { ChallengeRecord } from "../cross-examine.js";
 import type {
   PostedInline,
   RoundArtifacts,
@@ -114,6 +115,63 @@ export function postedInlineFromRow(row: PostedInlineRow): PostedInline {
   };
   if (row.fixed_reply_id !== null) posted.fixedReplyId = row.fixed_reply_id;
   return posted;
+}
+
+/** The columns of `round_challenges` that `ChallengeRow` holds, for a SELECT. */
+export const CHALLENGE_COLUMNS = "fingerprint, model, outcome, verdict, reason, checked";
+
+/** A `round_challenges` row: one ended cross-examination challenge of a round. */
+export interface ChallengeRow {
+  fingerprint: string;
+  model: string;
+  outcome: string;
+  verdict: string | null;
+  reason: string;
+  checked: string | null;
+}
+
+/**
+ * The row's values for a record: a verdict and `checked` only when it answered. The reason
+ * and the place are model text, and PostgreSQL's TEXT cannot hold a NUL: both stores write
+ * U+FFFD for it, so a model's stray NUL neither fails the save nor reads back differently
+ * from one store to the other.
+ */
+export function challengeToRow(record: ChallengeRecord): ChallengeRow {
+  return {
+    fingerprint: record.fingerprint,
+    model: record.model,
+    outcome: record.outcome,
+    verdict: record.outcome === "answered" ? record.verdict : null,
+    reason: withoutNul(record.reason),
+    checked:
+      record.outcome === "answered" && record.checked !== null ? withoutNul(record.checked) : null,
+  };
+}
+
+function withoutNul(text: string): string {
+  return text.replaceAll("\u0000", "\uFFFD");
+}
+
+type Answered = Extract<ChallengeRecord, { outcome: "answered" }>;
+
+/** Maps a saved challenge back; the CHECKs guarantee a verdict exactly when it answered. */
+export function challengeFromRow(row: ChallengeRow): ChallengeRecord {
+  if (row.outcome === "answered") {
+    return {
+      outcome: "answered",
+      fingerprint: row.fingerprint,
+      model: row.model,
+      verdict: row.verdict as Answered["verdict"],
+      reason: row.reason,
+      checked: row.checked,
+    };
+  }
+  return {
+    outcome: row.outcome as Exclude<ChallengeRecord, Answered>["outcome"],
+    fingerprint: row.fingerprint,
+    model: row.model,
+    reason: row.reason,
+  };
 }
 
 /** A `lens_runs.report` value; saveLensReport wrote it from a typed LensReport. */

@@ -4,6 +4,7 @@ import {
   startTestPostgres,
   type TestPostgres,
 } from "../../helpers/postgres-server.js";
+import { runStoreContractChallenges } from "./contract/challenges.js";
 import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
@@ -27,4 +28,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractLenses(backend);
   runStoreContractPublished(backend);
   runStoreContractRaces(backend);
+  runStoreContractChallenges(backend);
 });

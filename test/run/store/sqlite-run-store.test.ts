@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { runStoreContractChallenges } from "./contract/challenges.js";
 import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
@@ -11,4 +12,5 @@ describe("SqliteRunStore", () => {
   runStoreContractLenses(sqliteStoreBackend);
   runStoreContractPublished(sqliteStoreBackend);
   runStoreContractRaces(sqliteStoreBackend);
+  runStoreContractChallenges(sqliteStoreBackend);
 });
