@@ -18,6 +18,7 @@ export type { ReviewPlan } from "./resolve-review-plan.js";
 export {
   type AppConfig,
   type CommandProviderConfig,
+  CrossExaminationConfig,
   LensId,
   type ModelConfig,
   type OllamaProviderConfig,

@@ -1,6 +1,12 @@
 import { ConfigError, type ConfigIssue } from "./config-error.js";
 import type { RepoConfig, RepoInstruction, RepoLens, RepoPublish } from "./repo-config-schema.js";
-import type { AppConfig, ModelConfig, PublishPolicy, ReviewConfig } from "./schema.js";
+import type {
+  AppConfig,
+  CrossExaminationConfig,
+  ModelConfig,
+  PublishPolicy,
+  ReviewConfig,
+} from "./schema.js";
 
 /** What one round runs: the models and lenses chosen, and the review settings. */
 export interface ReviewPlan {
@@ -14,6 +20,8 @@ export interface ReviewPlan {
   publish: PublishPolicy;
   /** The repository's review instructions, in the file's order. */
   instructions: RepoInstruction[];
+  /** The app's cross-examination settings; absent (a plan built by hand) means none. */
+  crossExamination?: CrossExaminationConfig;
 }
 
 /**
@@ -74,6 +82,7 @@ export function resolveReviewPlan(
     ignore: repo.ignore,
     publish: mergePublish(app.publish, repo.publish),
     instructions: repo.instructions,
+    crossExamination: app.crossExamination,
   };
 }
 

@@ -126,6 +126,22 @@ export const PublishPolicy = z.strictObject({
 export type PublishPolicy = z.infer<typeof PublishPolicy>;
 
 /**
+ * Cross-examination: once every lens ended, each lone finding (one model reported it) at or
+ * above `minSeverity` is put to the other models that completed the round, the most severe
+ * first, at most `maxChallenges` findings per round, each a short tool session of `maxTurns`
+ * turns within `timeoutSeconds`. A confirmation counts as agreement; a finding most of its
+ * challengers refute is shown as disputed and not posted inline. Off unless `enabled`.
+ */
+export const CrossExaminationConfig = z.strictObject({
+  enabled: z.boolean().default(false),
+  minSeverity: PublishSeverity.default("medium"),
+  maxChallenges: z.number().int().min(0).max(50).default(10),
+  maxTurns: z.number().int().min(1).max(20).default(4),
+  timeoutSeconds: z.number().int().min(10).max(1800).default(180),
+});
+export type CrossExaminationConfig = z.infer<typeof CrossExaminationConfig>;
+
+/**
  * How agent CLIs (`command` providers) are isolated from the host. `auto` takes the
  * strongest level that works here: bubblewrap, else (as root) a dedicated
  * unprivileged user, else none. Naming a level makes start-up fail when it does not work.
@@ -146,6 +162,7 @@ export const AppConfig = z
     sandbox: SandboxConfig.default(SandboxConfig.parse({})),
     /** The default publishing policy; a repository's `publish` overrides it field by field. */
     publish: PublishPolicy.default(PublishPolicy.parse({})),
+    crossExamination: CrossExaminationConfig.default(CrossExaminationConfig.parse({})),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();

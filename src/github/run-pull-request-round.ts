@@ -214,6 +214,13 @@ async function runRegistered(
       limiter: deps.limiter,
       ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
       finished: prepared.finished,
+      // A resumed round does not ask its cross-examination again.
+      finishedChallenges: await store.challenges(round.id),
+      onChallenge: async (record) => {
+        // Cut off by a shutdown (or a lost job): not ended, it is asked again on resume.
+        if (record.outcome === "cancelled" && stop.handedOver()) return;
+        await store.saveChallenge(round.id, record);
+      },
       resumed: prepared.resumed,
       skip,
       clock: deps.clock,

@@ -2,6 +2,8 @@ import type { LensReport } from "../agent/index.js";
 import type { Consensus, PreviousFinding } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import type { ChangeSet } from "./change-set.js";
+import { challengeResults, runCrossExaminationPhase } from "./cross-examination-phase.js";
+import type { ChallengeRecord } from "./cross-examine.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
@@ -14,6 +16,10 @@ export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> 
   source: Omit<ChangeSetSource, "ignore" | "diffBudgetChars" | "instructions">;
   /** The pull request's last completed round: findings are then compared (fixed, still open, new). */
   previous?: { headSha: string; round: number; findings: PreviousFinding[] };
+  /** Cross-examination challenges that ended before a restart: not asked again. */
+  finishedChallenges?: readonly ChallengeRecord[];
+  /** Called as each challenge ends (to persist it) before the round goes on. */
+  onChallenge?: (record: ChallengeRecord) => Promise<void>;
 }
 
 export interface ReviewChangeResult {
@@ -23,6 +29,8 @@ export interface ReviewChangeResult {
   reports: LensReport[];
   status: RoundStatus;
   consensus: Consensus;
+  /** The round's cross-examination, every challenge asked (none when it is off). */
+  challenges: ChallengeRecord[];
 }
 
 /**
@@ -32,7 +40,7 @@ export interface ReviewChangeResult {
  * publishing is the caller's.
  */
 export async function reviewChange(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
-  const { source, previous, ...rest } = options;
+  const { source, previous, finishedChallenges, onChallenge, ...rest } = options;
   const { plan } = options;
   const change = prepareChangeSet({
     ...source,
@@ -40,7 +48,16 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     diffBudgetChars: plan.review.diffBudgetChars,
     instructions: plan.instructions,
   });
-  const { reports, status } = await reviewRound({ ...rest, change });
+  const reviewed = await reviewRound({ ...rest, change });
+  const { reports } = reviewed;
+  const { records, status } = await runCrossExaminationPhase({
+    ...rest,
+    change,
+    reports,
+    status: reviewed.status,
+    ...(finishedChallenges === undefined ? {} : { finishedChallenges }),
+    ...(onChallenge === undefined ? {} : { onChallenge }),
+  });
   const consensus = buildConsensus({
     reports,
     modelOrder: plan.models.map((model) => model.id),
@@ -48,6 +65,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
     round: options.round,
     ...(previous === undefined ? {} : { previous }),
+    challenges: challengeResults(records),
   });
-  return { change, reports, status, consensus };
+  return { change, reports, status, consensus, challenges: records };
 }

@@ -1,0 +1,152 @@
+import type { LensReport } from "../agent/index.js";
+import { Workspace } from "../agent/index.js";
+import type { ChallengeResult } from "../consensus/index.js";
+import { buildConsensus } from "../consensus/index.js";
+import { createLanguageModel, createRedactor, type LanguageModel } from "../llm/index.js";
+import { systemClock } from "../time/index.js";
+import type { ChangeSet } from "./change-set.js";
+import { collectSecrets } from "./collect-secrets.js";
+import { type ChallengeRecord, crossExamine, planChallenges } from "./cross-examine.js";
+import type { ReviewRoundOptions } from "./review-round.js";
+import type { CrossExaminationStatus, RoundStatus } from "./round-status.js";
+
+export interface CrossExaminationPhaseOptions extends Omit<ReviewRoundOptions, "change"> {
+  change: ChangeSet;
+  reports: readonly LensReport[];
+  status: RoundStatus;
+  /** Challenges that ended before a restart: not asked again. */
+  finishedChallenges?: readonly ChallengeRecord[];
+  /** Called as each challenge ends (to persist it) before the round goes on. */
+  onChallenge?: (record: ChallengeRecord) => Promise<void>;
+}
+
+/** The lens that names a challenge's model, for providers and recordings that key on it. */
+export const CROSS_EXAMINATION_LENS = "cross-examination";
+
+/**
+ * The round's cross-examination, after every lens ended (off unless the plan enables it):
+ * lone findings put to the other models that completed the round, the board showing each
+ * model's phase. Returns the ended challenges (reasons redacted) and the final status;
+ * consensus counts the answered ones.
+ */
+export async function runCrossExaminationPhase(
+  options: CrossExaminationPhaseOptions,
+): Promise<{ records: ChallengeRecord[]; status: RoundStatus }> {
+  const settings = options.plan.crossExamination;
+  let status = options.status;
+  if (settings === undefined || !settings.enabled || options.signal.aborted) {
+    return { records: [], status };
+  }
+  const { plan } = options;
+  const completed = plan.models
+    .map((model) => model.id)
+    .filter((id) =>
+      options.reports.some((report) => report.model === id && report.outcome === "done"),
+    );
+  const first = buildConsensus({
+    reports: options.reports,
+    modelOrder: plan.models.map((model) => model.id),
+    lensOrder: plan.lenses,
+    providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
+  });
+  const planned = planChallenges(first.clusters, completed, settings);
+  if (planned.length === 0) return { records: [], status };
+
+  const clock = options.clock ?? systemClock;
+  const redact = createRedactor(
+    options.secrets ?? collectSecrets({ env: options.env, providers: options.providers }),
+  );
+  const phases = new Map<string, CrossExaminationStatus>();
+  for (const entry of planned) {
+    const phase = phases.get(entry.challenger) ?? {
+      asked: 0,
+      confirmed: 0,
+      refuted: 0,
+      unsure: 0,
+      failed: 0,
+    };
+    phase.asked++;
+    phases.set(entry.challenger, phase);
+  }
+  const publish = () => {
+    status = {
+      ...status,
+      reviewers: status.reviewers.map((reviewer) => {
+        const phase = phases.get(reviewer.model);
+        return phase === undefined ? reviewer : { ...reviewer, crossExamination: { ...phase } };
+      }),
+      updatedAt: new Date(clock.now()),
+    };
+    options.onStatus?.(status);
+  };
+  const count = (record: ChallengeRecord) => {
+    const phase = phases.get(record.model);
+    if (phase === undefined) return;
+    if (record.outcome !== "answered") phase.failed++;
+    else if (record.verdict === "confirm") phase.confirmed++;
+    else if (record.verdict === "refute") phase.refuted++;
+    else phase.unsure++;
+  };
+  const finished = options.finishedChallenges ?? [];
+  for (const record of finished) count(record);
+  status = { ...status, finished: false };
+  publish();
+
+  const models = new Map(plan.models.map((model) => [model.id, model]));
+  const providers = new Map(options.providers.map((provider) => [provider.name, provider]));
+  const modelFor = (id: string): LanguageModel => {
+    const model = models.get(id);
+    const provider = model === undefined ? undefined : providers.get(model.provider);
+    if (model === undefined || provider === undefined) throw new Error(`unknown model ${id}`);
+    return (
+      options.createModel?.(model, provider, CROSS_EXAMINATION_LENS) ??
+      createLanguageModel({
+        model,
+        provider,
+        env: options.env,
+        lens: CROSS_EXAMINATION_LENS,
+        record: options.record,
+      })
+    );
+  };
+  const records = await crossExamine({
+    planned,
+    modelFor,
+    workspace: await Workspace.open(options.change.workspaceDir),
+    settings,
+    limiter: options.limiter,
+    signal: options.signal,
+    clock,
+    finished,
+    onChallenge: async (raw) => {
+      // The reason is model text: no secret it read may reach the board, the store or a comment.
+      const record = { ...raw, reason: redact(raw.reason) };
+      count(record);
+      publish();
+      await options.onChallenge?.(record);
+    },
+  });
+  status = { ...status, finished: true, updatedAt: new Date(clock.now()) };
+  options.onStatus?.(status);
+  return {
+    records: records.map((record) => ({ ...record, reason: redact(record.reason) })),
+    status,
+  };
+}
+
+/** The answered challenges, as consensus counts them. */
+export function challengeResults(records: readonly ChallengeRecord[]): ChallengeResult[] {
+  return records.flatMap((record) =>
+    record.outcome === "answered"
+      ? [
+          {
+            fingerprint: record.fingerprint,
+            model: record.model,
+            verdict: record.verdict,
+            reason: record.reason,
+            checked: record.checked,
+          },
+        ]
+      : [],
+  );
+}

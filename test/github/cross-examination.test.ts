@@ -1,0 +1,184 @@
+import { Probot } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type LensDefinition, loadLenses } from "../../src/agent/load-lenses.js";
+import { lensesFor, planReview } from "../../src/config/plan-review.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
+import { AppConfig } from "../../src/config/schema.js";
+import { buildConsensus } from "../../src/consensus/build-consensus.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
+import type { LensFinding } from "../../src/findings/schema.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
+import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
+import { CROSS_EXAMINATION_LENS } from "../../src/run/cross-examination-phase.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
+import { lensReport } from "../builders/lens-report.js";
+import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { roundDependencies } from "../helpers/round-dependencies.js";
+import {
+  type TemporaryStoreDirectory,
+  temporaryStoreDirectory,
+} from "../helpers/temporary-store-directory.js";
+
+/*
+ * Cross-examination against the fake GitHub: three scripted models; each lone finding at or
+ * above medium is put to the other two, whose answers decide what speaks inline.
+ */
+
+const FILE = "src/server.js";
+const MODELS = ["m1", "m2", "m3"];
+const base = Array.from({ length: 20 }, (_, index) => `export const v${index + 1} = ${index};`);
+const head = base.map((line, index) => ([4, 14].includes(index + 1) ? `${line} // +` : line));
+
+const at = (line: number, severity: LensFinding["severity"], title: string): LensFinding => ({
+  file: FILE,
+  line,
+  endLine: line,
+  severity,
+  confidence: "high",
+  title,
+  body: `${title}.`,
+});
+const CONFIRMED = at(4, "medium", "The retry count is read from the request without a bound");
+const REFUTED = at(14, "high", "The admin token is compared with == and leaks timing");
+const SCRIPT: Record<string, LensFinding[]> = { m1: [CONFIRMED], m2: [REFUTED], m3: [] };
+
+/** m2 confirms the retry finding; m1 and m3 refute the token one; m3 is unsure of the retry one. */
+function verdictOf(modelId: string, claim: string): "confirm" | "refute" | "unsure" {
+  if (claim.includes(CONFIRMED.title)) return modelId === "m2" ? "confirm" : "unsure";
+  return "refute";
+}
+
+const config = AppConfig.parse({
+  providers: [{ name: "local", type: "ollama" }],
+  models: MODELS.map((id) => ({ id, provider: "local" })),
+  review: { lenses: ["security"], verify: false },
+  crossExamination: { enabled: true },
+});
+
+let asked: string[];
+function scriptedModel(modelId: string, lens: string): ChatModel {
+  const answer = (text: string) => ({
+    text,
+    toolCalls: [],
+    finishReason: "stop" as const,
+    usage: { inputTokens: 1, outputTokens: 1 },
+  });
+  return {
+    kind: "chat",
+    provider: "local",
+    modelId,
+    chat: async (request: ChatRequest) => {
+      if (lens !== CROSS_EXAMINATION_LENS) {
+        return answer(renderLensAnswer("Minor issues", SCRIPT[modelId] ?? [], "Reviewed."));
+      }
+      const claim = request.messages.at(-1)?.content ?? "";
+      asked.push(`${modelId}: ${claim.includes(CONFIRMED.title) ? "retry" : "token"}`);
+      const verdict = verdictOf(modelId, claim);
+      return answer(
+        `Checked.\n\n\`\`\`gadfly-challenge\n${JSON.stringify({ verdict, reason: `${modelId} read the code`, checked: `${FILE}:4` })}\n\`\`\``,
+      );
+    },
+  };
+}
+
+let github: FakeGitHub;
+let probot: Probot;
+let lenses: LensDefinition[];
+let temporary: TemporaryStoreDirectory;
+let store: SqliteRunStore;
+let installationId = 0;
+
+beforeAll(async () => {
+  github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
+  const { privateKey, Octokit } = probotCredentials(github.apiUrl);
+  probot = new Probot({ appId: 1, privateKey, Octokit, logLevel: "fatal" });
+  lenses = await loadLenses();
+  ({ installationId } = github.addRepo({ owner: "octo-org", name: "api" }));
+});
+afterAll(() => github.close());
+beforeEach(async () => {
+  asked = [];
+  temporary = await temporaryStoreDirectory();
+  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+});
+afterEach(() => temporary.remove());
+
+async function review(prepare?: (roundId: string) => Promise<void>) {
+  const pr = github.addPullRequest({
+    owner: "octo-org",
+    repo: "api",
+    title: "Tune the server",
+    files: [{ path: FILE, base: `${base.join("\n")}\n`, head: `${head.join("\n")}\n` }],
+  });
+  const octokit = (await probot.auth(installationId)) as GitHubClient;
+  const { round } = await store.startRound({
+    repo: { owner: "octo-org", repo: "api" },
+    installationId,
+    pullNumber: pr.number,
+    headSha: pr.headSha,
+    trigger: { kind: "push", deliveryId: `d-${pr.number}` },
+  });
+  await prepare?.(round.id);
+  const { plan } = planReview(config, { config: DEFAULT_REPO_CONFIG, issues: null }, lenses);
+  await runPullRequestRound(
+    octokit,
+    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false, fromFork: false },
+    roundDependencies(
+      { store, dataDir: temporary.directory },
+      {
+        config,
+        limiter: createReviewerLimiter(3),
+        lenses,
+        createModel: (model, _provider, lens) => scriptedModel(model.id, lens),
+      },
+    ),
+  );
+  expect((await store.findRound(round.id))?.state).toBe("completed");
+  expect(github.validationErrors).toEqual([]);
+  const inline = github.reviews(pr).flatMap((entry) => entry.comments);
+  return { roundId: round.id, inline };
+}
+
+describe("cross-examination", () => {
+  it("puts each lone finding to the other models: a confirmation speaks inline, a refuted high does not", async () => {
+    const { roundId, inline } = await review();
+    expect(asked.sort()).toEqual(["m1: token", "m2: retry", "m3: retry", "m3: token"]);
+    expect(inline.map((comment) => comment.line)).toEqual([4]);
+    const records = await store.challenges(roundId);
+    expect(
+      records
+        .map(
+          (record) =>
+            `${record.model} ${record.outcome === "answered" ? record.verdict : record.outcome}`,
+        )
+        .sort(),
+    ).toEqual(["m1 refute", "m2 confirm", "m3 refute", "m3 unsure"]);
+  });
+
+  it("does not ask again what a restarted round already asked", async () => {
+    const fingerprints = buildConsensus({
+      reports: MODELS.map((model) =>
+        lensReport({ model, lens: "security", findings: SCRIPT[model] ?? [] }),
+      ),
+      modelOrder: MODELS,
+      lensOrder: ["security"],
+      providers: { m1: "local", m2: "local", m3: "local" },
+    }).clusters.map((cluster) => [cluster.representative.title, cluster.fingerprint] as const);
+    const fingerprintOf = new Map(fingerprints);
+    const { inline } = await review(async (roundId) => {
+      await store.saveChallenge(roundId, {
+        outcome: "answered",
+        fingerprint: fingerprintOf.get(CONFIRMED.title) ?? "",
+        model: "m2",
+        verdict: "confirm",
+        reason: "saved before the restart",
+        checked: `${FILE}:4`,
+      });
+    });
+    expect(asked.sort()).toEqual(["m1: token", "m3: retry", "m3: token"]);
+    expect(inline.map((comment) => comment.line)).toEqual([4]);
+  });
+});
