@@ -1,7 +1,12 @@
-import type { Cluster, Consensus, ModelSummary } from "../consensus/index.js";
+import {
+  agreementOf,
+  type Cluster,
+  type Consensus,
+  type ModelSummary,
+} from "../consensus/index.js";
 import type { Severity, Verdict } from "../findings/index.js";
 import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
-import { formatLocation, notReviewedLabel } from "../render/index.js";
+import { challengeNote, formatLocation, notReviewedLabel } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
@@ -37,6 +42,8 @@ const VERDICT_STYLE: Record<Verdict, Style> = {
 };
 
 const MAX_BODY_LINE = 160;
+/** A refutation's reason on a disputed finding: one line, cut like a body line. */
+const MAX_REASON = 160;
 
 /**
  * The consensus for a person at a terminal: the verdict, the ranked findings (agreement,
@@ -50,28 +57,38 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
       : text;
   const safe = (text: string): string => terminalSafeText(text, { oneLine: true });
   const lines: string[] = [];
-  const multi = consensus.clusters.filter((cluster) => cluster.models.length >= 2).length;
+  // A confirmation on cross-examination is agreement; a disputed finding is listed apart.
+  const disputed = consensus.clusters.filter((cluster) => cluster.disputed === true);
+  const agreed = consensus.clusters.filter(
+    (cluster) => cluster.disputed !== true && agreementOf(cluster) >= 2,
+  );
+  const lone = consensus.clusters.filter(
+    (cluster) => cluster.disputed !== true && agreementOf(cluster) < 2,
+  );
+  const multi = agreed.length;
   const count = consensus.clusters.length;
 
   lines.push(
     paint(`Gadfly review — consensus across ${plural(consensus.modelCount, "model")}`, "bold"),
   );
   lines.push(
-    `Verdict: ${paint(consensus.verdict, "bold", VERDICT_STYLE[consensus.verdict])} · ${plural(count, "finding")} (${multi} with multi-model agreement)`,
+    `Verdict: ${paint(consensus.verdict, "bold", VERDICT_STYLE[consensus.verdict])} · ${plural(count, "finding")} (${multi} with multi-model agreement${disputed.length === 0 ? "" : `, ${disputed.length} disputed`})`,
   );
   if (consensus.modelCount === 0) lines.push(paint("No model completed a review.", "yellow"));
 
   const width = String(count).length;
-  consensus.clusters.forEach((cluster, index) => {
-    if (index === 0 && cluster.models.length >= 2) lines.push("", paint("Findings", "bold"));
-    if (
-      cluster.models.length < 2 &&
-      (index === 0 || (consensus.clusters[index - 1]?.models.length ?? 0) >= 2)
-    ) {
-      lines.push("", paint("Single-model findings (lower confidence)", "bold"));
+  let rank = 0;
+  const section = (title: string, clusters: readonly Cluster[]): void => {
+    if (clusters.length === 0) return;
+    lines.push("", paint(title, "bold"));
+    for (const cluster of clusters) {
+      rank += 1;
+      lines.push(...findingLines(cluster, rank, width));
     }
-    lines.push(...findingLines(cluster, index + 1, width));
-  });
+  };
+  section("Findings", agreed);
+  section("Single-model findings (lower confidence)", lone);
+  section("Disputed findings (refuted on cross-examination)", disputed);
 
   lines.push("", paint("Models", "bold"));
   for (const model of consensus.models) lines.push(...modelLines(model));
@@ -87,7 +104,9 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
   function findingLines(cluster: Cluster, rank: number, rankWidth: number): string[] {
     const representative = cluster.representative;
     const label = cluster.severity.toUpperCase().padEnd(6);
-    const agreement = `${cluster.models.length}/${consensus.modelCount}`;
+    const agreeing = agreementOf(cluster);
+    const agreement = `${agreeing}/${consensus.modelCount}${cluster.disputed === true ? " disputed" : ""}`;
+    const challenge = challengeNote(cluster);
     const indent = " ".repeat(rankWidth + 4);
     const where = formatLocation(
       safe(representative.file),
@@ -96,10 +115,24 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
     );
     const lenses = [...new Set([representative.lens, ...cluster.findings.map((f) => f.lens)])];
     return [
-      `  ${String(rank).padStart(rankWidth)}. ${paint(label, ...SEVERITY_STYLE[cluster.severity])} ${paint(safe(representative.title), "bold")} ${paint(`[${agreement}]`, cluster.models.length >= 2 ? "green" : "dim")}`,
-      `${indent}${paint(`${where} · ${safe(lenses.join(", "))} · ${safe(cluster.models.join(", "))}`, "dim")}`,
+      `  ${String(rank).padStart(rankWidth)}. ${paint(label, ...SEVERITY_STYLE[cluster.severity])} ${paint(safe(representative.title), "bold")} ${paint(`[${agreement}]`, cluster.disputed === true ? "yellow" : agreeing >= 2 ? "green" : "dim")}`,
+      `${indent}${paint(`${where} · ${safe(lenses.join(", "))} · ${safe(cluster.models.join(", "))}${challenge === "" ? "" : ` · ${safe(challenge)}`}`, "dim")}`,
+      ...(cluster.disputed === true ? refutationLines(cluster) : []).map(
+        (line) => `${indent}${line}`,
+      ),
       ...bodyLines(representative.body).map((line) => `${indent}${line}`),
     ];
+  }
+
+  /** Who refuted a disputed finding and why (model text: one line, made terminal-safe, cut). */
+  function refutationLines(cluster: Cluster): string[] {
+    return (cluster.challenges ?? [])
+      .filter((answer) => answer.verdict === "refute")
+      .map((answer) => {
+        const reason = safe(answer.reason).trim();
+        const cut = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason;
+        return paint(`refuted by ${safe(answer.model)}: ${cut}`, "yellow");
+      });
   }
 
   function bodyLines(body: string): string[] {

@@ -1,4 +1,4 @@
-import type { Consensus } from "../consensus/index.js";
+import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
 import type { LensMetadata } from "./lens-metadata.js";
@@ -40,6 +40,8 @@ export interface ConsensusView {
   multiModelCount: number;
   multiModel: RowTable;
   singleModel: RowTable;
+  /** Clusters refuted by a majority of their challengers: in neither table, listed apart. */
+  disputed: RowTable;
   comparison: ComparisonView | null;
   inlineDetail: ModelView[] | null;
   overflowDetail: OverflowLink[] | null;
@@ -57,15 +59,16 @@ interface OverflowLink {
 export function consensusView(consensus: Consensus, options: ConsensusViewOptions): ConsensusView {
   const { rowLimit } = options;
   const urls = options.findingUrls ?? {};
-  const rows = (multi: boolean): RowTable => {
-    const clusters = consensus.clusters.filter((c) => c.models.length >= 2 === multi);
+  const rows = (place: (cluster: Cluster) => boolean): RowTable => {
+    const clusters = consensus.clusters.filter(place);
     return {
       rows: clusters.slice(0, rowLimit).map((c) => findingRow(c, consensus.modelCount, urls)),
       count: clusters.length,
       omitted: Math.max(0, clusters.length - rowLimit),
     };
   };
-  const multiModel = rows(true);
+  // A confirmation on cross-examination is agreement; a disputed cluster is in neither table.
+  const multiModel = rows((c) => c.disputed !== true && agreementOf(c) >= 2);
   const modelUrls = options.modelCommentUrls ?? {};
   const lensOptions = options.lenses === undefined ? {} : { lenses: options.lenses };
   return {
@@ -87,7 +90,8 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     findingCount: consensus.clusters.length,
     multiModelCount: multiModel.count,
     multiModel,
-    singleModel: rows(false),
+    singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
+    disputed: rows((c) => c.disputed === true),
     comparison:
       consensus.comparison === null
         ? null

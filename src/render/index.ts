@@ -1,6 +1,7 @@
 // Front door of src/render: Markdown for GitHub: the consensus comment, inline comments, the status board, check runs.
 // Other folders import only from here; this lists what they use today.
 export { escapeInline } from "./escape/markdown-line.js";
+export { challengeNote } from "./finding-row.js";
 export { formatLocation } from "./format.js";
 export { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 export {

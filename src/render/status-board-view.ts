@@ -1,4 +1,9 @@
-import type { LensStatus, ReviewerStatus, RoundStatus } from "../run/index.js";
+import type {
+  CrossExaminationStatus,
+  LensStatus,
+  ReviewerStatus,
+  RoundStatus,
+} from "../run/index.js";
 import { formatTimestamp, shortSha } from "./format.js";
 import { notReviewedLabel } from "./not-reviewed-label.js";
 
@@ -28,12 +33,14 @@ interface ReviewerView {
   emoji: string;
   state: string;
   lenses: { emoji: string; lens: string; detail: string }[];
+  /** The cross-examination phase in one line (counts only); null when it was asked nothing. */
+  crossExamination: string | null;
 }
 
 export interface StatusBoardViewOptions {
   /** At most this many files listed as not reviewed. */
   notReviewedLimit: number;
-  /** Show each reviewer's lens lines (false only to fit the size limit). */
+  /** Show each reviewer's lens lines and cross-examination line (false only to fit the size limit). */
   lensLines: boolean;
   /** At most this many reviewers shown (fewer only to fit the size limit). */
   reviewerLimit: number;
@@ -103,7 +110,27 @@ function reviewerView(reviewer: ReviewerStatus, lensLines: boolean): ReviewerVie
           detail: lensDetail(lens),
         }))
       : [],
+    crossExamination:
+      lensLines && reviewer.crossExamination !== undefined
+        ? crossExaminationLine(reviewer.crossExamination)
+        : null,
   };
+}
+
+/**
+ * `3 asked · 1 confirmed · 1 refuted · 1 unsure`, then `· 1 failed` and `· 1 pending` when
+ * there are any: failed (or cancelled) challenges are no vote, so they are not among the three.
+ */
+export function crossExaminationLine(phase: CrossExaminationStatus): string {
+  const pending = phase.asked - phase.confirmed - phase.refuted - phase.unsure - phase.failed;
+  return [
+    `${phase.asked} asked`,
+    `${phase.confirmed} confirmed`,
+    `${phase.refuted} refuted`,
+    `${phase.unsure} unsure`,
+    ...(phase.failed > 0 ? [`${phase.failed} failed`] : []),
+    ...(pending > 0 ? [`${pending} pending`] : []),
+  ].join(" · ");
 }
 
 function reviewerState(reviewer: ReviewerStatus): [string, string] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../src/cli/format-text.js";
+import { applyChallenges, type Consensus } from "../../src/consensus/index.js";
 import type { NotReviewed } from "../../src/run/round-status.js";
 import { sampleConsensus } from "../builders/consensus.js";
 
@@ -73,5 +74,58 @@ describe("formatText", () => {
     expect(text).toContain("No model completed a review.");
     expect(text).not.toContain("Findings\n");
     expect(text).not.toContain("Single-model");
+  });
+
+  describe("cross-examination", () => {
+    /** fp-odd (a's) confirmed by b; fp-hostile (b's) refuted by a with hostile text: disputed. */
+    function crossExamined(reason: string): Consensus {
+      const consensus = sampleConsensus();
+      return {
+        ...consensus,
+        clusters: applyChallenges(consensus.clusters, [
+          {
+            fingerprint: "fp-odd",
+            model: "b/model",
+            verdict: "confirm",
+            reason: "yes",
+            checked: null,
+          },
+          { fingerprint: "fp-hostile", model: "a/model", verdict: "refute", reason, checked: null },
+        ]),
+      };
+    }
+
+    it("counts a confirmation as agreement and lists a disputed finding apart, with why", () => {
+      const text = formatText(crossExamined("The title is fine."), {
+        color: false,
+        notReviewed: [],
+      });
+      expect(text.split("\n")[1]).toBe(
+        "Verdict: Significant issues · 3 findings (2 with multi-model agreement, 1 disputed)",
+      );
+      expect(text).toContain("  2. MEDIUM Off by one in the loop [2/2]\n");
+      expect(text).toContain(
+        "./dir with space/a#b?.ts:3 · correctness · a/model · confirmed by b/model on challenge\n",
+      );
+      expect(text).not.toContain("Single-model findings");
+      const disputed = text.indexOf("Disputed findings (refuted on cross-examination)");
+      expect(disputed).toBeGreaterThan(text.indexOf("2. MEDIUM"));
+      expect(text.slice(disputed)).toContain("3. NIT    Evil title [1/2 disputed]");
+      expect(text).toContain("     lib/x.ts:7 · naming · b/model · refuted by a/model\n");
+      expect(text).toContain("     refuted by a/model: The title is fine.\n");
+    });
+
+    it("keeps a hostile refutation to one short line without escape sequences", () => {
+      const reason = `\x1b[2J\x1b]0;pwned\x07bad\r\nnext\u202e ${"x".repeat(10_000)}`;
+      const text = formatText(crossExamined(reason), { color: false, notReviewed: [] });
+      expect(text).not.toContain("\x1b");
+      expect(text).not.toContain("\u202e");
+      expect(text).not.toContain("\r");
+      const line = text.split("\n").find((l) => l.includes("refuted by a/model:")) ?? "";
+      expect(line.length).toBeLessThan(200);
+      expect(line.endsWith("…")).toBe(true);
+      const coloured = formatText(crossExamined(reason), { color: true, notReviewed: [] });
+      expect(coloured.replace(OUR_COLOURS, "")).toBe(text);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { renderInlineComment } from "../../src/render/render-inline-comment.js";
 import { renderInlineReviewBody } from "../../src/render/render-inline-review-body.js";
 import { renderInvalidConfigNotice } from "../../src/render/render-invalid-config-notice.js";
 import { renderStatusBoard } from "../../src/render/render-status-board.js";
+import { crossExaminedConsensus, crossExaminedStatus } from "./cross-examined-page.js";
 import { expectGolden } from "./golden.js";
 import { LENS_TITLES } from "./helpers/lens-titles.js";
 import {
@@ -102,5 +103,29 @@ describe("goldens (UPDATE_GOLDEN=1 rewrites them)", () => {
       { path: "", message: "providers is not allowed in a repository config" },
     ]);
     expectGolden("invalid-config-notice", body);
+  });
+});
+
+describe("goldens of a cross-examined round (UPDATE_GOLDEN=1 rewrites them)", () => {
+  it("consensus comment: a confirmed lone finding among the agreed ones, a disputed one apart", () => {
+    const rendered = renderConsensusComment(crossExaminedConsensus(), { lenses: LENS_TITLES });
+    expectGolden("consensus-cross-examined", rendered.body);
+  });
+
+  it("check run summary of the same round", () => {
+    const output = renderCheckRunOutput(crossExaminedConsensus(), { lenses: LENS_TITLES });
+    expectGolden("check-run-summary-cross-examined", `# ${output.title}\n\n${output.summary}`);
+  });
+
+  it("inline comment of a lone finding confirmed on challenge", () => {
+    const confirmed = crossExaminedConsensus().clusters.find(
+      (cluster) => cluster.fingerprint === "fp-closer-regex",
+    );
+    if (confirmed === undefined) throw new Error("fixture");
+    expectGolden("inline-comment-confirmed", renderInlineComment(confirmed));
+  });
+
+  it("status board with each reviewer's cross-examination phase", () => {
+    expectGolden("status-board-cross-examination", renderStatusBoard(crossExaminedStatus()));
   });
 });
