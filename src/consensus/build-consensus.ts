@@ -4,6 +4,7 @@ import { clusterFindings } from "./cluster-findings.js";
 import { compareRounds } from "./compare-rounds.js";
 import type { Consensus, ModelSummary, PreviousFinding } from "./consensus.js";
 import type { Finding } from "./finding.js";
+import { rankClusters } from "./rank-clusters.js";
 import { modelVerdict, overallVerdict } from "./verdict.js";
 
 export interface BuildConsensusInput {
@@ -67,9 +68,12 @@ export function buildConsensus(input: BuildConsensusInput): Consensus {
       })),
     );
   const models = modelSummaries(input);
-  const clustered = applyChallenges(
-    clusterFindings(findings, { modelOrder: input.modelOrder }),
-    input.challenges ?? [],
+  // Confirmations change agreement, so a confirmed lone finding ranks with the agreed ones.
+  const clustered = rankClusters(
+    applyChallenges(
+      clusterFindings(findings, { modelOrder: input.modelOrder }),
+      input.challenges ?? [],
+    ),
   );
   const compared =
     input.previous === undefined

@@ -1,4 +1,5 @@
 import { SEVERITY_RANK } from "../findings/index.js";
+import { agreementOf } from "./apply-challenges.js";
 import type { Cluster } from "./cluster.js";
 
 function compareText(a: string, b: string): number {
@@ -6,13 +7,14 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * Most models first, then most severe, then by place (file, line), then by fingerprint, which
+ * Most agreement first (models that reported it, and those that confirmed it on
+ * cross-examination), then most severe, then by place (file, line), then by fingerprint, which
  * is unique within a round: a total order.
  */
 export function rankClusters(clusters: readonly Cluster[]): Cluster[] {
   return [...clusters].sort(
     (a, b) =>
-      b.models.length - a.models.length ||
+      agreementOf(b) - agreementOf(a) ||
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
       compareText(a.representative.file, b.representative.file) ||
       a.representative.line - b.representative.line ||

@@ -1,4 +1,4 @@
-import type { Cluster } from "../consensus/index.js";
+import { agreementOf, type Cluster } from "../consensus/index.js";
 import type { ChangedLineIndex } from "../diff/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
@@ -95,7 +95,9 @@ export function checkAnnotations(
       end: finding.endLine,
     });
     if (placement === null) return [];
-    const agreement = cluster.models.length === 1 ? "1 model" : `${cluster.models.length} models`;
+    const agreed = agreementOf(cluster);
+    const confirmed = cluster.confirmedBy?.length ?? 0;
+    const agreement = `${agreed === 1 ? "1 model" : `${agreed} models`}${confirmed > 0 ? ` (${confirmed} on cross-examination)` : ""}${cluster.disputed === true ? ", disputed" : ""}`;
     return [
       {
         path: finding.file,

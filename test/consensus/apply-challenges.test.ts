@@ -121,4 +121,51 @@ describe("applyChallenges", () => {
     });
     expect(consensus.clusters[0]?.confirmedBy).toEqual(["beta"]);
   });
+
+  it("ranks a finding confirmed on challenge with the agreed ones", () => {
+    const lone = lensFinding({
+      file: "src/a.js",
+      line: 30,
+      severity: "medium",
+      title: "Unbounded retry loop",
+    });
+    const shared = lensFinding({
+      file: "src/b.js",
+      line: 5,
+      severity: "low",
+      title: "Magic number 86400",
+    });
+    const high = lensFinding({
+      file: "src/c.js",
+      line: 9,
+      severity: "high",
+      title: "Token logged in plain text",
+    });
+    const input = {
+      reports: [
+        lensReport({ model: "alpha", lens: "security", findings: [lone, shared] }),
+        lensReport({ model: "beta", lens: "security", findings: [shared, high] }),
+        lensReport({ model: "gamma", lens: "security", findings: [] }),
+      ],
+      modelOrder: ["alpha", "beta", "gamma"],
+      lensOrder: ["security"],
+      providers: { alpha: "p", beta: "p", gamma: "p" },
+    };
+    const before = buildConsensus(input).clusters;
+    expect(before.map((cluster) => cluster.representative.title)).toEqual([
+      "Magic number 86400",
+      "Token logged in plain text",
+      "Unbounded retry loop",
+    ]);
+    const loneFingerprint = before[2]?.fingerprint ?? "";
+    const after = buildConsensus({
+      ...input,
+      challenges: [answer("gamma", "confirm", loneFingerprint)],
+    }).clusters;
+    expect(after.map((cluster) => cluster.representative.title)).toEqual([
+      "Unbounded retry loop",
+      "Magic number 86400",
+      "Token logged in plain text",
+    ]);
+  });
 });
