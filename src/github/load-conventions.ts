@@ -9,43 +9,18 @@ import type { GitHubClient, RepoRef } from "./github-client.js";
 export interface LoadConventionsOptions {
   /** The round's stop: a read in flight is abandoned with it. */
   signal?: AbortSignal;
-  /**
-   * A file GitHub would not give (any answer but 404, or no answer), or the pull request's
-   * base that could not be read: for the log. The review goes on without it.
-   */
-  onError?: (path: string | null, error: unknown) => void;
+  /** A file GitHub would not give (any answer but 404, or no answer): for the log. The review goes on without it. */
+  onError?: (path: string, error: unknown) => void;
   /** Bytes used of each file; the rest is cut (a note says so in the prompt). */
   fileBytes?: number;
 }
 
 /**
- * The convention files (AGENTS.md, CONTRIBUTING.md…) of a pull request's base, never of its
- * head: the author must not write the rules their own review follows. Never throws: a file
- * that is missing is not a convention, and one GitHub fails to give is reported through
- * `onError` and left out, so no round fails for its conventions.
+ * The convention files (AGENTS.md, CONTRIBUTING.md…) at one commit, in CONVENTION_FILES order:
+ * for a pull request its base SHA, never its head (the author must not write the rules their own
+ * review follows). Never throws: a missing file is not a convention, and one GitHub fails to
+ * give is reported through `onError` and left out, so no round fails for its conventions.
  */
-export async function loadConventions(
-  octokit: GitHubClient,
-  repo: RepoRef,
-  pullNumber: number,
-  options: LoadConventionsOptions = {},
-): Promise<ConventionFile[]> {
-  let baseSha: string;
-  try {
-    const { data: pull } = await octokit.rest.pulls.get({
-      ...repo,
-      pull_number: pullNumber,
-      ...(options.signal === undefined ? {} : { request: { signal: options.signal } }),
-    });
-    baseSha = pull.base.sha;
-  } catch (error) {
-    options.onError?.(null, error);
-    return [];
-  }
-  return loadConventionFiles(octokit, repo, baseSha, options);
-}
-
-/** The convention files at one commit (a pull request's base SHA), in CONVENTION_FILES order. */
 export async function loadConventionFiles(
   octokit: GitHubClient,
   repo: RepoRef,

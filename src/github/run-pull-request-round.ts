@@ -16,7 +16,7 @@ import type { Clock } from "../time/index.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
 import type { GitHubClient } from "./github-client.js";
-import { loadConventions } from "./load-conventions.js";
+import { loadConventionFiles } from "./load-conventions.js";
 import { startCheckRun } from "./publish-check-run.js";
 import { publishRoundResults } from "./publish-round-results.js";
 import type { RoundRegistry } from "./round-registry.js";
@@ -176,7 +176,7 @@ async function runRegistered(
     );
     // The team's conventions, from the base (never the head); a file GitHub fails to give is
     // logged and left out: no round fails for its conventions.
-    const conventionFiles = await loadConventions(octokit, round.repo, round.pullNumber, {
+    const conventionFiles = await loadConventionFiles(octokit, round.repo, snapshot.baseSha, {
       signal: stop.signal,
       onError: (path, error) =>
         log.warn(

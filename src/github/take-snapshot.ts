@@ -18,6 +18,8 @@ export interface PullRequestSnapshot {
   headSha: string;
   /** The PR's head when the snapshot was taken: a newer one means this round is stale. */
   currentHeadSha: string;
+  /** The PR's base commit: where the repository's conventions are read from. */
+  baseSha: string;
   draft: boolean;
   files: DiffFile[];
   /** Files whose content could not be had (no patch, too large to extract…). */
@@ -109,6 +111,7 @@ export async function takeSnapshot(
     description: pull.body ?? "",
     headSha,
     currentHeadSha: pull.head.sha,
+    baseSha: pull.base.sha,
     draft: pull.draft ?? false,
     files,
     notReviewed,

@@ -10,7 +10,7 @@ import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { parseLensAnswer } from "../../src/findings/parse.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { loadConventionFiles, loadConventions } from "../../src/github/load-conventions.js";
+import { loadConventionFiles } from "../../src/github/load-conventions.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
 import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
@@ -328,15 +328,15 @@ describe("the repository's conventions in a round", () => {
   });
 });
 
-describe("loadConventions", () => {
-  it("reads at the pull request's base SHA, and lists nothing for a base without the files", async () => {
+describe("loadConventionFiles", () => {
+  it("reads at the commit it is given (the round passes the base), never another", async () => {
     const repo = newRepository({ "CLAUDE.md": "Two-space indent.\n" });
     const pr = github.addPullRequest({
       owner: repo.owner,
       repo: repo.repo,
       files: [{ path: "CLAUDE.md", base: "Two-space indent.\n", head: "Tabs.\n" }],
     });
-    const files = await loadConventions(octokit, repo, pr.number);
+    const files = await loadConventionFiles(octokit, repo, pr.baseSha);
     expect(files).toEqual([{ path: "CLAUDE.md", text: "Two-space indent.\n", cut: false }]);
     const reads = github.requests({
       method: "GET",
@@ -347,15 +347,5 @@ describe("loadConventions", () => {
     expect(await loadConventionFiles(octokit, repo, pr.headSha)).toEqual([
       { path: "CLAUDE.md", text: "Tabs.\n", cut: false },
     ]);
-  });
-
-  it("never throws: the pull request itself unreadable is reported and gives no conventions", async () => {
-    const repo = newRepository({ "CLAUDE.md": "x\n" });
-    const errors: (string | null)[] = [];
-    const files = await loadConventions(octokit, repo, 999, {
-      onError: (path) => errors.push(path),
-    });
-    expect(files).toEqual([]);
-    expect(errors).toEqual([null]);
   });
 });

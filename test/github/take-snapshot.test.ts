@@ -27,6 +27,7 @@ function fakeOctokit(contents: Record<string, { content: string; encoding: strin
             body: "b",
             changed_files: listed.length,
             head: { sha: "abc" },
+            base: { sha: "base0" },
             draft: false,
           },
         }),
