@@ -118,9 +118,9 @@ export async function runCrossExaminationPhase(
     signal: options.signal,
     clock,
     finished,
-    onChallenge: async (raw) => {
-      // The reason is model text: no secret it read may reach the board, the store or a comment.
-      const record = { ...raw, reason: redact(raw.reason) };
+    // The reason is model text: no secret it read may reach the board, the store or a comment.
+    cleanReason: redact,
+    onChallenge: async (record) => {
       count(record);
       publish();
       await options.onChallenge?.(record);
@@ -128,25 +128,13 @@ export async function runCrossExaminationPhase(
   });
   status = { ...status, finished: true, updatedAt: new Date(clock.now()) };
   options.onStatus?.(status);
-  return {
-    records: records.map((record) => ({ ...record, reason: redact(record.reason) })),
-    status,
-  };
+  return { records, status };
 }
 
 /** The answered challenges, as consensus counts them. */
 export function challengeResults(records: readonly ChallengeRecord[]): ChallengeResult[] {
-  return records.flatMap((record) =>
-    record.outcome === "answered"
-      ? [
-          {
-            fingerprint: record.fingerprint,
-            model: record.model,
-            verdict: record.verdict,
-            reason: record.reason,
-            checked: record.checked,
-          },
-        ]
-      : [],
+  return records.filter(
+    (record): record is Extract<ChallengeRecord, { outcome: "answered" }> =>
+      record.outcome === "answered",
   );
 }

@@ -81,6 +81,8 @@ export interface CrossExamineOptions {
   clock: Clock;
   /** Challenges that ended before a restart: not asked again. */
   finished?: readonly ChallengeRecord[];
+  /** Applied once to each new record's reason (model text), e.g. secret redaction. */
+  cleanReason?: (reason: string) => string;
   /** Called as each challenge ends (to persist it) before the round goes on. */
   onChallenge?: (record: ChallengeRecord) => Promise<void>;
 }
@@ -122,6 +124,7 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
             usage: { inputTokens: 0, outputTokens: 0 },
           }),
         );
+      const clean = options.cleanReason ?? ((reason: string) => reason);
       const record: ChallengeRecord =
         outcome.outcome === "answered"
           ? {
@@ -129,12 +132,13 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
               fingerprint: planned.fingerprint,
               model: planned.challenger,
               ...outcome.answer,
+              reason: clean(outcome.answer.reason),
             }
           : {
               outcome: outcome.outcome,
               fingerprint: planned.fingerprint,
               model: planned.challenger,
-              reason: outcome.reason,
+              reason: clean(outcome.reason),
             };
       await options.onChallenge?.(record);
       return record;

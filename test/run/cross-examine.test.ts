@@ -120,4 +120,21 @@ describe("crossExamine", () => {
     });
     expect(records.map((record) => record.outcome)).toEqual(["cancelled", "cancelled"]);
   });
+
+  it("cleans each new record's reason once (the round redacts secrets there), not the kept ones", async () => {
+    const planned = planChallenges(clusters(), ["alpha", "beta"], settings).slice(0, 1);
+    const records = await crossExamine({
+      planned,
+      modelFor: () => scriptedChatModel([answer("no block"), answer("still no block")]),
+      workspace: await Workspace.open(FIXTURE_REPO),
+      settings: { maxTurns: 2, timeoutSeconds: 60 },
+      limiter: createReviewerLimiter(1),
+      signal: new AbortController().signal,
+      clock: new FakeClock(),
+      cleanReason: (reason) => `[clean] ${reason}`,
+    });
+    expect(records.map((record) => record.outcome === "answered" || record.reason)).toEqual([
+      "[clean] no gadfly-challenge block",
+    ]);
+  });
 });
