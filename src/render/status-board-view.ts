@@ -91,9 +91,20 @@ export function statusBoardView(
   };
 }
 
-/** A reviewer (one model, all its lenses) has finished when every lens has ended. */
+/** A reviewer has finished when every lens has ended and it has answered all it was asked. */
 function hasFinished(reviewer: ReviewerStatus): boolean {
+  return lensesEnded(reviewer) && challengesPending(reviewer) === 0;
+}
+
+function lensesEnded(reviewer: ReviewerStatus): boolean {
   return reviewer.lenses.every((lens) => lens.state !== "queued" && lens.state !== "running");
+}
+
+/** Challenges put to this reviewer that have no answer (nor failure) yet. */
+function challengesPending(reviewer: ReviewerStatus): number {
+  const phase = reviewer.crossExamination;
+  if (phase === undefined) return 0;
+  return Math.max(0, phase.asked - phase.confirmed - phase.refuted - phase.unsure - phase.failed);
 }
 
 function reviewerView(reviewer: ReviewerStatus, lensLines: boolean): ReviewerView {
@@ -122,7 +133,10 @@ function reviewerView(reviewer: ReviewerStatus, lensLines: boolean): ReviewerVie
  * there are any: failed (or cancelled) challenges are no vote, so they are not among the three.
  */
 export function crossExaminationLine(phase: CrossExaminationStatus): string {
-  const pending = phase.asked - phase.confirmed - phase.refuted - phase.unsure - phase.failed;
+  const pending = Math.max(
+    0,
+    phase.asked - phase.confirmed - phase.refuted - phase.unsure - phase.failed,
+  );
   return [
     `${phase.asked} asked`,
     `${phase.confirmed} confirmed`,
@@ -138,8 +152,14 @@ function reviewerState(reviewer: ReviewerStatus): [string, string] {
     reviewer.lenses.filter((lens) => lens.state === state).length;
   const total = reviewer.lenses.length;
   const done = count("done");
-  if (!hasFinished(reviewer)) {
+  if (!lensesEnded(reviewer)) {
     return count("queued") === total ? ["⏳", "queued"] : ["🔄", `running (${done}/${total} done)`];
+  }
+  // Its own lenses ended, but the round still waits on its answers to the others' findings.
+  const pending = challengesPending(reviewer);
+  if (pending > 0) {
+    const asked = reviewer.crossExamination?.asked ?? pending;
+    return ["🔍", `cross-examining (${asked - pending}/${asked} answered)`];
   }
   if (done === total) return ["✅", "done"];
   // A model kept from this PR by a rule: neither failed nor clean, the lens lines say why.

@@ -161,6 +161,35 @@ describe("cross-examination on the status board", () => {
     expect(occurrences(board, "🔍 cross-examination")).toBe(4);
   });
 
+  it("shows a reviewer still answering challenges as cross-examining, not done", () => {
+    const status = crossExaminedStatus();
+    const during = {
+      ...status,
+      finished: false,
+      reviewers: status.reviewers.map((reviewer, index) =>
+        index === 0 && reviewer.crossExamination !== undefined
+          ? {
+              ...reviewer,
+              crossExamination: { ...reviewer.crossExamination, confirmed: 1 },
+            }
+          : reviewer,
+      ),
+    };
+    const first = during.reviewers[0];
+    if (first?.crossExamination === undefined) throw new Error("fixture");
+    const board = renderStatusBoard(during);
+    expect(board).toContain(
+      `#### \`${first.model}\` · ${first.provider} — 🔍 cross-examining (1/2 answered)\n`,
+    );
+    expect(board).toContain(
+      "- 🔍 cross-examination: 2 asked · 1 confirmed · 0 refuted · 0 unsure · 1 pending\n",
+    );
+    expect(board).toContain(
+      `${status.reviewers.length - 1}/${status.reviewers.length} reviewers finished`,
+    );
+    expect(renderStatusBoard(status)).not.toContain("cross-examining");
+  });
+
   it("has no line for a reviewer asked nothing, and drops the lines with the lens lines to fit", () => {
     const status = crossExaminedStatus();
     const [first, ...rest] = status.reviewers;
