@@ -1,5 +1,5 @@
 import type { LensReport } from "../agent/index.js";
-import type { Cluster, Consensus } from "../consensus/index.js";
+import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
 import type { LensFinding } from "../findings/index.js";
 import type { ReportMeta } from "./report-meta.js";
 import type { JsonFinding, JsonLensFinding, JsonLensReport, JsonReport } from "./schema.js";
@@ -93,7 +93,15 @@ function finding(cluster: Cluster, rank: number, modelCount: number): JsonFindin
     lens: representative.lens,
     lenses: [...new Set([representative.lens, ...cluster.findings.map((member) => member.lens)])],
     models: [...cluster.models],
-    agreement: `${cluster.models.length}/${modelCount}`,
+    agreement: `${agreementOf(cluster)}/${modelCount}`,
+    confirmedBy: [...(cluster.confirmedBy ?? [])],
+    disputed: cluster.disputed === true,
+    challenges: (cluster.challenges ?? []).map(({ model, verdict, reason, checked }) => ({
+      model,
+      verdict,
+      reason,
+      checked,
+    })),
     members: cluster.findings.map((member) => ({
       ...lensFinding(member),
       model: member.model,

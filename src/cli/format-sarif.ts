@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import type { Invocation, Log, ReportingDescriptor, Result } from "sarif";
-import type { Cluster, Consensus } from "../consensus/index.js";
+import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
 import type { Severity } from "../findings/index.js";
 import { lensMetadata } from "../render/index.js";
 import type { ReportMeta } from "./report-meta.js";
@@ -77,14 +77,15 @@ function lensIds(consensus: Consensus): string[] {
 
 function result(cluster: Cluster, ruleIndex: number, modelCount: number): Result {
   const representative = cluster.representative;
-  const agreement = `${cluster.models.length}/${modelCount}`;
+  const agreement = `${agreementOf(cluster)}/${modelCount}`;
   const startLine = Math.max(1, Math.trunc(representative.line));
   const endLine = Math.max(startLine, Math.trunc(representative.endLine));
-  const flagged = `flagged by ${agreement} models`;
+  const flagged = flaggedBy(cluster, modelCount);
   return {
     ruleId: representative.lens,
     ruleIndex,
-    level: LEVELS[cluster.severity],
+    // Most of its challengers refuted it: kept visible, never raised as a warning.
+    level: cluster.disputed === true ? "note" : LEVELS[cluster.severity],
     message: {
       text: `${oneLine(representative.title)} (${flagged})`,
       markdown: `**${oneLine(representative.title)}** (${flagged})\n\n${representative.body}`,
@@ -103,9 +104,22 @@ function result(cluster: Cluster, ruleIndex: number, modelCount: number): Result
       confidence: representative.confidence,
       agreement,
       models: [...cluster.models],
+      confirmedBy: [...(cluster.confirmedBy ?? [])],
+      disputed: cluster.disputed === true,
       lenses: [...new Set(cluster.findings.map((finding) => finding.lens))],
     },
   };
+}
+
+/** `flagged by 1/4 models, confirmed by b` or `…, disputed on cross-examination`. */
+function flaggedBy(cluster: Cluster, modelCount: number): string {
+  const flagged = `flagged by ${cluster.models.length}/${modelCount} models`;
+  const confirmed = cluster.confirmedBy ?? [];
+  return [
+    flagged,
+    ...(confirmed.length > 0 ? [`confirmed by ${confirmed.map(oneLine).join(", ")}`] : []),
+    ...(cluster.disputed === true ? ["disputed on cross-examination"] : []),
+  ].join(", ");
 }
 
 /** Lenses that failed are reported as notifications: a partial review is never silent. */

@@ -81,8 +81,26 @@ export const JsonFinding = z.strictObject({
   lenses: z.array(z.string()).min(1),
   /** Models that flagged it, in config order. */
   models: z.array(z.string()).min(1),
-  /** `models.length` out of `modelCount`, e.g. "3/4". */
+  /**
+   * Models that agree on it out of `modelCount`, e.g. "3/4": those that flagged it and
+   * those that confirmed it on cross-examination.
+   */
   agreement: z.string().regex(/^\d+\/\d+$/),
+  /** Other models that confirmed it when it was put to them (cross-examination). */
+  confirmedBy: z.array(z.string()),
+  /** Refuted by a majority of the models that answered its challenge: not agreed, shown apart. */
+  disputed: z.boolean(),
+  /** Every answer it got on cross-examination (empty when it was not challenged). */
+  challenges: z.array(
+    z.strictObject({
+      model: z.string(),
+      verdict: z.enum(["confirm", "refute", "unsure"]),
+      /** The challenger's evidence: model text. */
+      reason: z.string(),
+      /** `path:line` it checked, or null. */
+      checked: z.string().nullable(),
+    }),
+  ),
   /** Every finding of the cluster, the representative first. */
   members: z.array(JsonLensFinding.extend({ model: z.string(), lens: z.string() })).min(1),
 });

@@ -9,6 +9,7 @@ import { JsonReport } from "../../src/cli/schema.js";
 import type { Consensus } from "../../src/consensus/consensus.js";
 import { sampleConsensus } from "../builders/consensus.js";
 import { lensFinding } from "../builders/finding.js";
+import { crossExaminedConsensus } from "../render/cross-examined-page.js";
 
 const META: ReportMeta = {
   toolVersion: "0.1.0",
@@ -43,7 +44,7 @@ describe("formatJson", () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormatsModule.default(ajv);
     const validate = ajv.compile(z.toJSONSchema(JsonReport, { target: "draft-7" }));
-    for (const consensus of [sampleConsensus(), withComparison()]) {
+    for (const consensus of [sampleConsensus(), withComparison(), crossExaminedConsensus()]) {
       const report = JSON.parse(formatJson(consensus, META)) as unknown;
       expect(JsonReport.safeParse(report).error).toBeUndefined();
       expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
@@ -99,6 +100,36 @@ describe("formatJson", () => {
     expect(report.models[0]?.lenses[0]?.dropped).toEqual([
       lensFinding({ title: "Dropped by verify" }),
     ]);
+  });
+
+  it("counts a confirmation on cross-examination as agreement and says who refuted a disputed finding", () => {
+    const report = JsonReport.parse(JSON.parse(formatJson(crossExaminedConsensus(), META)));
+    const byFingerprint = new Map(report.findings.map((finding) => [finding.fingerprint, finding]));
+    const confirmed = byFingerprint.get("fp-closer-regex");
+    expect(confirmed).toMatchObject({
+      models: ["kimi-k2.6:cloud"],
+      confirmedBy: ["claude-code/opus"],
+      agreement: `2/${report.modelCount}`,
+      disputed: false,
+    });
+    expect(confirmed?.challenges).toEqual([
+      {
+        model: "claude-code/opus",
+        verdict: "confirm",
+        reason: "MatchString accepts any prefix: `Citations are logged.and more` matches.",
+        checked: "agent/finalize.go:139",
+      },
+    ]);
+    const disputed = byFingerprint.get("fp-closer-discarded");
+    expect(disputed).toMatchObject({ confirmedBy: [], disputed: true });
+    expect(disputed?.agreement).toBe(`1/${report.modelCount}`);
+    expect(disputed?.challenges.map((answer) => [answer.model, answer.verdict])).toEqual([
+      ["claude-code/sonnet", "refute"],
+      ["kimi-k2.6:cloud", "refute"],
+      ["glm-5.2:cloud", "unsure"],
+    ]);
+    const unchallenged = report.findings.find((finding) => finding.models.length > 1);
+    expect(unchallenged).toMatchObject({ confirmedBy: [], disputed: false, challenges: [] });
   });
 
   it("lists a comparison by fingerprint", () => {

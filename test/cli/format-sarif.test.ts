@@ -4,6 +4,7 @@ import { formatSarif } from "../../src/cli/format-sarif.js";
 import type { ReportMeta } from "../../src/cli/report-meta.js";
 import { sampleConsensus } from "../builders/consensus.js";
 import { sarifValidator } from "../cli-e2e/sarif-validator.js";
+import { crossExaminedConsensus } from "../render/cross-examined-page.js";
 
 /** The official SARIF 2.1.0 schema; throws with the errors when the value does not conform. */
 function validateSarif(): (value: unknown) => boolean {
@@ -78,6 +79,27 @@ describe("formatSarif", () => {
     expect(sql?.partialFingerprints).toEqual({ "gadflyFingerprint/v1": "fp-sql" });
     expect(sql?.properties).toMatchObject({ agreement: "2/2", models: ["a/model", "b/model"] });
     expect(odd?.message.text).toContain("1/2");
+  });
+
+  it("counts confirmations on cross-examination and lowers a disputed finding to a note", () => {
+    const log = parse(formatSarif(crossExaminedConsensus(), META));
+    expect(validateSarif()(log)).toBe(true);
+    const byFingerprint = new Map(
+      results(log).map((result) => [result.partialFingerprints?.["gadflyFingerprint/v1"], result]),
+    );
+    const confirmed = byFingerprint.get("fp-closer-regex");
+    expect(confirmed?.message.text).toMatch(
+      /\(flagged by 1\/\d models, confirmed by claude-code\/opus\)$/,
+    );
+    expect(confirmed?.properties).toMatchObject({
+      confirmedBy: ["claude-code/opus"],
+      disputed: false,
+    });
+    expect(String(confirmed?.properties?.agreement)).toMatch(/^2\//);
+    const disputed = byFingerprint.get("fp-closer-discarded");
+    expect(disputed?.level).toBe("note");
+    expect(disputed?.message.text).toMatch(/disputed on cross-examination\)$/);
+    expect(disputed?.properties).toMatchObject({ disputed: true });
   });
 
   it("locates every result relative to %SRCROOT% with lines from 1 and end ≥ start", () => {
