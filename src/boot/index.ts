@@ -4,6 +4,7 @@ export { appIdentity } from "./app-identity.js";
 export { type GadflyAppOptions, gadflyApp } from "./gadfly-app.js";
 export { IN_PROCESS_ROUNDS } from "./read-scale-settings.js";
 export { type RoundServices, roundDependencies } from "./round-dependencies.js";
+export { runDoctorCommand } from "./run-doctor-command.js";
 export { runWorkerCommand } from "./run-worker-command.js";
 export { serveGadfly } from "./serve-gadfly.js";
 export { startRoundWorkers } from "./start-round-workers.js";

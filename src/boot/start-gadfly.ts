@@ -4,9 +4,15 @@ import { createProbot, type Logger, run } from "probot";
 import { loadLenses } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
 import { loadAppConfig, requireWebhookSecret } from "../config/index.js";
+import {
+  type DoctorInputs,
+  formatDoctorTable,
+  redactDoctorReport,
+  runDoctor,
+} from "../doctor/index.js";
 import type { GitHubClient } from "../github/index.js";
 import { describeError, RoundRegistry } from "../github/index.js";
-import { limitedModelFactory, providerCap, redactSecrets } from "../llm/index.js";
+import { createRedactor, limitedModelFactory, providerCap, redactSecrets } from "../llm/index.js";
 import {
   collectSecrets,
   createReviewerLimiter,
@@ -34,9 +40,11 @@ import { gadflyApp } from "./gadfly-app.js";
 import { githubOctokit } from "./github-octokit.js";
 import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";
+import { readDotEnv } from "./read-dot-env.js";
 import { type GadflyRole, readScaleSettings } from "./read-scale-settings.js";
 import { type RoundServices, roundDependencies } from "./round-dependencies.js";
 import { startRoundWorkers } from "./start-round-workers.js";
+import { startSetupMode } from "./start-setup-mode.js";
 
 /** How long a shutdown waits for rounds to stop before exiting anyway (they resume elsewhere). */
 export const SHUTDOWN_GRACE_MS = 8_000;
@@ -46,6 +54,8 @@ export interface StartGadflyOptions {
   cwd: string;
   /** The role a command implies (`gadfly worker`); GADFLY_ROLE otherwise. */
   role?: GadflyRole;
+  /** Where setup mode says what to do next; the process's stderr by default. */
+  stderr?: Pick<NodeJS.WritableStream, "write">;
 }
 
 export interface RunningGadfly {
@@ -65,15 +75,19 @@ export interface RunningGadfly {
  * clear message when it cannot start.
  */
 export async function startGadfly(options: StartGadflyOptions): Promise<RunningGadfly> {
-  const { env, cwd } = options;
+  const { cwd } = options;
+  const env = readDotEnv(options.env, cwd);
+  const role = options.role ?? (env.GADFLY_ROLE?.trim() || "all");
+  if ((env.APP_ID ?? "").trim() === "" && role !== "worker") {
+    // Registering the App needs nothing else: not even a model config.
+    const setup = await startSetupMode({ env, cwd, stderr: options.stderr ?? process.stderr });
+    return { role: "all", stop: () => setup.stop() };
+  }
   const config = await loadAppConfig(env, cwd);
   // Every secret this process holds, collected once: logs, published text and stored
   // transcripts are redacted of them.
-  const secrets = collectSecrets({
-    env,
-    providers: config.providers,
-    privateKey: readAppPrivateKey(env, cwd),
-  });
+  const privateKey = readAppPrivateKey(env, cwd);
+  const secrets = collectSecrets({ env, providers: config.providers, privateKey });
   // Once, before anything opens: a level the config names but this host cannot give stops here.
   const agentIsolation = await agentIsolationFor(config, env, cwd);
   const settings = readScaleSettings(env, options.role);
@@ -198,6 +212,20 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     throw error;
   }
   announceIsolation(log, config, agentIsolation, dataDirPrivate);
+  logStartupChecks(
+    log,
+    {
+      env,
+      cwd,
+      configPath: env.GADFLY_CONFIG ?? "gadfly.config.yml",
+      privateKey,
+      receivesWebhooks: settings.role !== "worker",
+      config,
+      isolation: agentIsolation,
+      checkGitHub: false,
+    },
+    secrets,
+  );
 
   return {
     role: settings.role,
@@ -246,6 +274,31 @@ function announceIsolation(
   if (isolation.level === "user" && !dataDirPrivate) {
     log.warn({}, "the data directory could not be made private (0700) to agent CLIs");
   }
+}
+
+/**
+ * `gadfly doctor`'s table in the log, once at start: a missing key or an unreachable
+ * provider shows before the first round fails on it. In the background, each check
+ * bounded: a slow provider never holds up the start.
+ */
+function logStartupChecks(
+  log: Logger | null,
+  inputs: DoctorInputs,
+  secrets: readonly string[],
+): void {
+  if (log === null) return;
+  const redact = createRedactor(secrets);
+  runDoctor(inputs).then(
+    (report) => {
+      const table = formatDoctorTable(redactDoctorReport(report, redact));
+      const failed = report.checks
+        .filter((check) => check.status === "fail")
+        .map((check) => check.id);
+      if (failed.length === 0) log.info({ checks: "ok" }, `start-up checks:\n${table}`);
+      else log.warn({ failed }, `start-up checks:\n${table}`);
+    },
+    (error: unknown) => log.warn({ err: describeError(error) }, "start-up checks could not run"),
+  );
 }
 
 /** Ready: not shutting down, and the store and the queue both answer. */

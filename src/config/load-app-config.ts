@@ -24,7 +24,7 @@ export async function loadAppConfig(
         path: "",
         message:
           code === "ENOENT"
-            ? "file not found (set GADFLY_CONFIG to the app config's path)"
+            ? "file not found (set GADFLY_CONFIG to the app config's path, or write a starter one with `gadfly init`)"
             : `cannot be read (${code ?? "unknown error"})`,
       },
     ]);
