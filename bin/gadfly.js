@@ -9,4 +9,5 @@ process.exitCode = await runCli({
   cwd: process.cwd(),
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
 });

@@ -37,9 +37,26 @@ export interface ReviewCommandOptions {
   progress: boolean;
 }
 
+/** The options of `gadfly init`. */
+export interface InitCommandOptions {
+  /** Where to write the config; null: `gadfly.config.yml` here. `.env.example` goes next to it. */
+  configPath: string | null;
+  /** Provider ids from --providers; null: ask on a terminal. */
+  providers: string[] | null;
+}
+
+/** The options of `gadfly doctor`. */
+export interface DoctorCommandOptions {
+  /** The app config; null: GADFLY_CONFIG, else `gadfly.config.yml` here, as `npm start` reads it. */
+  configPath: string | null;
+  format: "text" | "json";
+}
+
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "review"; options: ReviewCommandOptions }
   /** Reserved: a queue worker. Only `--config` is accepted for now. */
-  | { kind: "worker"; configPath: string | null };
+  | { kind: "worker"; configPath: string | null }
+  | { kind: "init"; options: InitCommandOptions }
+  | { kind: "doctor"; options: DoctorCommandOptions };

@@ -24,6 +24,7 @@ import { readBaseConventions } from "./read-base-conventions.js";
 import type { ReportMeta } from "./report-meta.js";
 import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
 import { runGit } from "./run-git.js";
+import { runInit } from "./run-init.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 import { UsageError } from "./usage-error.js";
@@ -37,6 +38,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** Where `gadfly worker` hears SIGTERM and SIGINT; the process by default. */
   signals?: Pick<NodeJS.Process, "once">;
+  /** Where `gadfly init` asks its question, when it is a terminal. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /**
@@ -60,6 +63,12 @@ export async function runCli(io: CliIo): Promise<number> {
       // Loaded on demand: a local review need not load Probot, pg and pg-boss.
       const { runWorkerCommand } = await import("../boot/index.js");
       return await runWorkerCommand(command, { ...io, signals: io.signals ?? process });
+    }
+    if (command.kind === "init") return await runInit(command.options, io);
+    if (command.kind === "doctor") {
+      // Loaded on demand, like the worker: doctor checks what the app will use.
+      const { runDoctorCommand } = await import("../boot/index.js");
+      return await runDoctorCommand(command.options, io);
     }
     return await review(command.options, io);
   } catch (error) {

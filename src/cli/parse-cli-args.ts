@@ -26,6 +26,7 @@ const OPTIONS = {
   replay: { type: "string" },
   demo: { type: "boolean" },
   "no-progress": { type: "boolean" },
+  providers: { type: "string" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -37,12 +38,17 @@ const MAX_CONCURRENCY = 64;
 const HELP_HINT = "see gadfly --help";
 
 /** Options each command accepts besides --help and --version. */
-const COMMAND_OPTIONS: Record<"review" | "worker", readonly OptionName[]> = {
+const COMMANDS = ["review", "worker", "init", "doctor"] as const;
+type CommandName = (typeof COMMANDS)[number];
+const COMMAND_OPTIONS: Record<CommandName, readonly OptionName[]> = {
   review: Object.keys(OPTIONS).filter(
-    (name): name is OptionName => name !== "help" && name !== "version",
+    (name): name is OptionName => name !== "help" && name !== "version" && name !== "providers",
   ),
   worker: ["config"],
+  init: ["config", "providers"],
+  doctor: ["config", "format"],
 };
+const DOCTOR_FORMATS = ["text", "json"] as const;
 
 /** `--demo` brings its own change and recordings: these would contradict it. */
 const DEMO_CONFLICTS: readonly OptionName[] = [
@@ -67,18 +73,41 @@ export function parseCliArgs(argv: readonly string[], context: ParseCliArgsConte
 
   const [command, ...extra] = positionals;
   if (command === undefined) {
-    throw new UsageError(`missing command: expected "review" or "worker" (${HELP_HINT})`);
+    throw new UsageError(
+      `missing command: expected "review", "init", "doctor" or "worker" (${HELP_HINT})`,
+    );
   }
-  if (command !== "review" && command !== "worker") {
+  const known = COMMANDS.find((name) => name === command);
+  if (known === undefined) {
     throw new UsageError(`unknown command ${quote(command)} (${HELP_HINT})`);
   }
   if (extra[0] !== undefined) throw new UsageError(`unexpected argument ${quote(extra[0])}`);
   for (const name of Object.keys(values) as OptionName[]) {
-    if (name !== "help" && name !== "version" && !COMMAND_OPTIONS[command].includes(name)) {
-      throw new UsageError(`--${name} is not an option of "gadfly ${command}"`);
+    if (name !== "help" && name !== "version" && !COMMAND_OPTIONS[known].includes(name)) {
+      throw new UsageError(`--${name} is not an option of "gadfly ${known}"`);
     }
   }
-  if (command === "worker") return { kind: "worker", configPath: stringValue(values, "config") };
+  if (known === "worker") return { kind: "worker", configPath: stringValue(values, "config") };
+  if (known === "init") {
+    return {
+      kind: "init",
+      options: {
+        configPath: stringValue(values, "config"),
+        providers: listValue(values, "providers", (item) =>
+          /^[a-z][a-z0-9-]*$/.test(item) ? null : "a provider is lowercase letters, digits and '-'",
+        ),
+      },
+    };
+  }
+  if (known === "doctor") {
+    return {
+      kind: "doctor",
+      options: {
+        configPath: stringValue(values, "config"),
+        format: enumValue(values, "format", DOCTOR_FORMATS) ?? "text",
+      },
+    };
+  }
   return { kind: "review", options: reviewOptions(values, context) };
 }
 

@@ -2,6 +2,16 @@
 export function usageText(): string {
   return `Usage:
   gadfly review [options]   review a local git change with several models
+  gadfly init [--providers a,b] [--config FILE]
+                            write a starter gadfly.config.yml and .env.example
+                            (never over an existing file); asks on a terminal
+                            without --providers: openai, ollama, ollama-cloud,
+                            claude-code, codex
+  gadfly doctor [--config FILE] [--format text|json]
+                            check everything the GitHub App needs: config,
+                            keys, providers and models, the App's credentials
+                            and installations, webhook secret, data directory,
+                            database, agent CLI isolation (exit 1 on a failure)
   gadfly worker [--config FILE]
                             run review workers for the GitHub App (needs
                             GADFLY_DATABASE_URL; see docs/running-at-scale.md)

@@ -1,0 +1,97 @@
+/** A provider `gadfly init` can write: its config entry, its models, and the variables it needs. */
+export interface StarterProvider {
+  /** What the user picks (`--providers openai,ollama`), also the provider's name in the config. */
+  id: string;
+  /** One line for the question on a terminal. */
+  label: string;
+  /** The commented `providers:` entry, indented for the list. */
+  entry: string[];
+  /** The commented `models:` entries. */
+  models: string[];
+  /** Variables the entry names, each with one line on where to get it. */
+  variables: { name: string; where: string }[];
+}
+
+/** Every provider `gadfly init` offers, in the order it asks. */
+export const STARTER_PROVIDERS: readonly StarterProvider[] = [
+  {
+    id: "openai",
+    label: "OpenAI, or any OpenAI-compatible API (OpenRouter, vLLM, LiteLLM…)",
+    entry: [
+      "  # Any OpenAI-compatible chat-completions API: for another server change baseURL",
+      "  # (it usually ends in /v1) and apiKeyEnv.",
+      "  - name: openai",
+      "    type: openai",
+      "    baseURL: https://api.openai.com/v1",
+      "    apiKeyEnv: OPENAI_API_KEY      # the variable that holds the key, never the key",
+      "    # concurrency: 8               # model calls in flight at once, all workers together",
+    ],
+    models: [
+      '  - { id: "gpt-5.1", provider: openai }   # id: what the board shows; model: defaults to id',
+    ],
+    variables: [
+      {
+        name: "OPENAI_API_KEY",
+        where: "https://platform.openai.com/api-keys (or your server's own key)",
+      },
+    ],
+  },
+  {
+    id: "ollama",
+    label: "Ollama on this machine or your network (no key)",
+    entry: [
+      "  # A local Ollama daemon: no key. Pull each model first (ollama pull <model>).",
+      "  - name: ollama",
+      "    type: ollama",
+      "    host: http://127.0.0.1:11434",
+    ],
+    models: ['  - { id: "gpt-oss:20b", provider: ollama }'],
+    variables: [],
+  },
+  {
+    id: "ollama-cloud",
+    label: "Ollama's cloud (ollama.com)",
+    entry: [
+      "  # Ollama's cloud models, e.g. glm-5.2:cloud.",
+      "  - name: ollama-cloud",
+      "    type: ollama",
+      "    host: https://ollama.com",
+      "    apiKeyEnv: OLLAMA_API_KEY",
+    ],
+    models: ['  - { id: "glm-5.2:cloud", provider: ollama-cloud }'],
+    variables: [{ name: "OLLAMA_API_KEY", where: "https://ollama.com/settings/keys" }],
+  },
+  {
+    id: "claude-code",
+    label: "Claude Code, an agent CLI run in a sandboxed copy of the PR",
+    entry: [
+      "  # An agent CLI, run without a shell in a scrubbed copy of the pull request with an",
+      "  # empty HOME (a saved login is not seen: give it a key in env). Install `claude` on",
+      "  # the host first; check the flags against `claude --help`. See docs/agent-cli-sandbox.md.",
+      "  - name: claude-code",
+      "    type: command",
+      '    command: ["claude", "-p", "--model", "{model}", "--output-format", "stream-json",',
+      '              "--verbose", "--setting-sources", "user", "--strict-mcp-config"]',
+      "    env: [ANTHROPIC_API_KEY]",
+      "    # allowForks: false            # below bubblewrap isolation, fork PRs are skipped",
+    ],
+    models: ['  - { id: "claude-code/opus", provider: claude-code, model: opus }'],
+    variables: [
+      { name: "ANTHROPIC_API_KEY", where: "https://console.anthropic.com/settings/keys" },
+    ],
+  },
+  {
+    id: "codex",
+    label: "Codex CLI, an agent CLI run in a sandboxed copy of the PR",
+    entry: [
+      "  # OpenAI's Codex CLI as an agent (install `codex` on the host first; check the flags",
+      "  # against `codex exec --help`). See docs/agent-cli-sandbox.md.",
+      "  - name: codex",
+      "    type: command",
+      '    command: ["codex", "exec", "--json", "--model", "{model}", "-"]',
+      "    env: [OPENAI_API_KEY]",
+    ],
+    models: ['  - { id: "codex/gpt-5.1", provider: codex, model: "gpt-5.1" }'],
+    variables: [{ name: "OPENAI_API_KEY", where: "https://platform.openai.com/api-keys" }],
+  },
+];
