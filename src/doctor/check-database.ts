@@ -26,10 +26,18 @@ export async function checkDatabase(
     applicationName: "gadfly-doctor",
   });
   try {
-    const version = await pool.query<{ version: number | null }>(
-      "SELECT CASE WHEN to_regclass('gadfly_schema_migrations') IS NULL THEN NULL ELSE (SELECT max(version) FROM gadfly_schema_migrations) END AS version",
+    // Two statements: a query naming a table that does not exist fails when planned.
+    const present = await pool.query<{ present: boolean }>(
+      "SELECT to_regclass('gadfly_schema_migrations') IS NOT NULL AS present",
     );
-    const schema = version.rows[0]?.version ?? null;
+    const schema =
+      present.rows[0]?.present === true
+        ? ((
+            await pool.query<{ version: number | null }>(
+              "SELECT max(version) AS version FROM gadfly_schema_migrations",
+            )
+          ).rows[0]?.version ?? null)
+        : null;
     return doctorCheck(
       "database",
       title,

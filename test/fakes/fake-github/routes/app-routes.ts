@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { githubError } from "../github-error.js";
 import type { Route, RouteContext, RouteResponse } from "../route.js";
 import { userJson } from "../views/user-json.js";
@@ -38,6 +38,41 @@ export const appRoutes: Route[] = [
       },
     };
   }),
+  appRoute("GET", "/app/installations", (context) => ({
+    status: 200,
+    json: [...context.state.installations.keys()].map((id) => installationJson(context, id)),
+  })),
+  {
+    // Probot's setup mode trades the code GitHub gave the browser for the new App's
+    // credentials; unauthenticated, as on GitHub. The App is this fake's own.
+    method: "POST",
+    path: "/app-manifests/{code}/conversions",
+    validateBody: false,
+    handle(context) {
+      const { state } = context;
+      return {
+        status: 201,
+        json: {
+          id: state.app.id,
+          slug: state.app.slug,
+          node_id: Buffer.from(`03:Integration${state.app.id}`).toString("base64"),
+          name: state.app.slug,
+          owner: userJson(state.user("octo-org", "Organization"), state.urls),
+          description: "",
+          external_url: state.urls.html,
+          html_url: `${state.urls.html}/apps/${state.app.slug}`,
+          created_at: "2020-01-01T00:00:00Z",
+          updated_at: "2020-01-01T00:00:00Z",
+          permissions,
+          events: ["check_run", "issue_comment", "pull_request"],
+          client_id: `Iv1.${state.app.id.toString(16).padStart(16, "0")}`,
+          client_secret: "fake-client-secret",
+          webhook_secret: `whsec-from-manifest-${context.params.code ?? ""}`,
+          pem: manifestKey(),
+        },
+      };
+    },
+  },
   appRoute("GET", "/app/installations/{installation_id}", (context) => {
     const installation = context.state.installations.get(Number(context.params.installation_id));
     if (installation === undefined) return githubError(404, "Not Found");
@@ -70,6 +105,17 @@ export const appRoutes: Route[] = [
     };
   }),
 ];
+
+let generatedKey: string | null = null;
+
+/** One RSA key per fake process, made when first asked for (generating one takes a moment). */
+function manifestKey(): string {
+  generatedKey ??= generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({
+    type: "pkcs1",
+    format: "pem",
+  }) as string;
+  return generatedKey;
+}
 
 function appRoute(
   method: string,
