@@ -4,7 +4,8 @@
  * These are NOT real model output. We wrote every answer below by hand, in the
  * style the lens prompts ask for, to show the whole pipeline offline: tool use,
  * agreement and disagreement across four models, the verify pass dropping a
- * finding, finalize recovering a degenerate last turn, and a lens that fails.
+ * finding, finalize recovering a degenerate last turn, a lens that fails, and the
+ * models cross-examining each other's single-model findings.
  *
  *   npx tsx examples/demo/make-recordings.ts
  *
@@ -14,12 +15,15 @@
  * reviewer loop asks for (src/agent/chat-review.ts, verify-findings.ts):
  *   review turns … answer  [repair answer]  [verify turns … verify answer]
  * The repair turn happens only when the answer has no findings block; the
- * verify turns only when the review reported findings.
+ * verify turns only when the review reported findings. A cross-examination session
+ * (src/agent/challenge-finding.ts) is tool turns, then the answer with its
+ * `gadfly-challenge` block, recorded per challenged finding.
  */
 import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fingerprint } from "../../src/consensus/fingerprint.js";
 import type { ToolCall } from "../../src/llm/message.js";
 import { recordingPath } from "../../src/llm/providers/replay/recording-path.js";
 import {
@@ -28,6 +32,7 @@ import {
   Recording,
 } from "../../src/llm/providers/replay/schema.js";
 import { writeRecording } from "../../src/llm/providers/replay/write-recording.js";
+import { challengeSessionLens } from "../../src/run/cross-examination-phase.js";
 
 const GLM = "glm-5.2:cloud";
 const KIMI = "kimi-k2.6:cloud";
@@ -71,6 +76,8 @@ interface AgentSession {
 type Session = ChatSession | AgentSession;
 
 interface Finding {
+  /** Only on an "Outside my lens" finding: the lens it belongs to. */
+  lens?: string;
   file: string;
   line: number;
   end_line: number;
@@ -317,6 +324,19 @@ const nanTimestamp: Finding = {
   body: "`Number(check.timestamp)` is `NaN` for a missing or garbled header, and `Math.abs(x - NaN) > TOLERANCE_SECONDS` is `false`, so the replay window is skipped.",
 };
 
+// A single-model finding that is wrong: line 29 divides the clock by 1000. GLM reports it from
+// its performance lens as an "Outside my lens" finding; cross-examination refutes it.
+const unitMismatch: Finding = {
+  file: VERIFY_FILE,
+  line: 29,
+  end_line: 29,
+  severity: "medium",
+  confidence: "medium",
+  title: "Replay window compares milliseconds with seconds",
+  body: "`check.now` is milliseconds since the epoch and `sentAt` is seconds, so their difference is always far beyond `TOLERANCE_SECONDS` (300) and every signed event would be rejected as stale.",
+  lens: "correctness",
+};
+
 // ---------------------------------------------------------------- the sessions
 
 const sessions: Record<string, Record<string, Session>> = {
@@ -412,9 +432,18 @@ One leftover: \`timingSafeEqual\` is imported in \`verify-signature.ts\` but nev
         { tools: [read(SERVER_FILE), read(HANDLER_FILE)] },
         {
           text: answer(
-            "The webhook path does one HMAC over a small body, one `Set` lookup and one in-memory update per event. Nothing here is on a hot path with meaningful cost; I found no performance problem introduced by this change.",
-            "No material issues found",
-            [],
+            "The webhook path does one HMAC over a small body and one `Set` lookup per event, which costs nothing that matters; no performance problem here. Outside my lens: the freshness check in `verifySignature` looks like it mixes units, which would reject every signed event.",
+            "Minor issues",
+            [unitMismatch],
+          ),
+        },
+      ],
+      verify: [
+        {
+          text: answer(
+            "Line 29 subtracts `sentAt` from the clock. I keep the finding.",
+            "Minor issues",
+            [unitMismatch],
           ),
         },
       ],
@@ -723,6 +752,155 @@ Three problems, in order of impact:
   },
 };
 
+// ---------------------------------------------------------------- the cross-examination
+
+/** A challenge answer as the challenge prompt asks: the evidence, then the block. */
+function challengeAnswer(
+  prose: string,
+  verdict: "confirm" | "refute" | "unsure",
+  reason: string,
+  checked: string,
+): string {
+  return `${prose.trim()}\n\n\`\`\`gadfly-challenge\n${JSON.stringify({ verdict, reason, checked }, null, 2)}\n\`\`\``;
+}
+
+// Once every lens ended, each single-model finding of medium severity or more is put to the
+// other three models: one confirmed by two of them becomes agreed, one refuted by two is
+// disputed, and a lone wrong refutation or an unsure answer does not decide anything.
+const challenges: { finding: Finding; answers: Record<string, Session> }[] = [
+  {
+    finding: emptySecretDefault,
+    answers: {
+      [GLM]: {
+        kind: "chat",
+        review: [
+          { tools: [read(CONFIG_FILE)] },
+          {
+            text: challengeAnswer(
+              "The fallback is there, but a deployment may check its environment before starting the service; nothing in this repository says either way.",
+              "unsure",
+              "The empty default exists; whether a deployment can start without the variable depends on tooling outside this repository.",
+              `${CONFIG_FILE}:10`,
+            ),
+          },
+        ],
+      },
+      [GPT]: {
+        kind: "chat",
+        review: [
+          { tools: [read(CONFIG_FILE), grep("webhookSecret")] },
+          {
+            text: challengeAnswer(
+              "`loadConfig` falls back to `\"\"` and `server.ts` hands `config.webhookSecret` to the handler as it is.",
+              "confirm",
+              'Line 10 defaults the secret to "" and nothing between loadConfig and verifySignature rejects an empty key.',
+              `${CONFIG_FILE}:10`,
+            ),
+          },
+        ],
+      },
+      [OPUS]: {
+        kind: "agent",
+        review: challengeAnswer(
+          "Read `src/config.ts` and every use of `webhookSecret`.",
+          "confirm",
+          "An unset PAYHOOK_WEBHOOK_SECRET becomes an empty HMAC key; anyone can sign events with it.",
+          `${CONFIG_FILE}:10`,
+        ),
+      },
+    },
+  },
+  {
+    finding: unlimitedBody,
+    answers: {
+      [GLM]: {
+        kind: "chat",
+        review: [
+          { tools: [read(SERVER_FILE, 30, 45)] },
+          {
+            text: challengeAnswer(
+              "`readBody` appends every chunk to one string and resolves on `end`.",
+              "confirm",
+              "readBody concatenates chunks with no cap, before the signature is checked.",
+              `${SERVER_FILE}:36`,
+            ),
+          },
+        ],
+      },
+      [KIMI]: {
+        kind: "chat",
+        review: [
+          { tools: [grep("maxBodySize|content-length", "src")] },
+          {
+            text: challengeAnswer(
+              "Node's HTTP server limits what a request may send.",
+              "refute",
+              "The HTTP server bounds request sizes, so the body cannot grow without limit.",
+              `${SERVER_FILE}:33`,
+            ),
+          },
+        ],
+      },
+      [GPT]: {
+        kind: "chat",
+        review: [
+          { tools: [read(SERVER_FILE, 30, 45)] },
+          {
+            text: challengeAnswer(
+              "The function buffers the body; a reverse proxy in front of the service may cap it, which this repository does not show.",
+              "unsure",
+              "No limit in readBody; a proxy limit, if any, is outside this repository.",
+              `${SERVER_FILE}:33`,
+            ),
+          },
+        ],
+      },
+    },
+  },
+  {
+    finding: unitMismatch,
+    answers: {
+      [KIMI]: {
+        kind: "chat",
+        review: [
+          { tools: [read(VERIFY_FILE, 20, 36)] },
+          {
+            text: challengeAnswer(
+              "I read the check but could not find where `now` is set.",
+              "unsure",
+              "Whether `now` is in seconds or milliseconds depends on the caller, which I did not read.",
+              `${VERIFY_FILE}:29`,
+            ),
+          },
+        ],
+      },
+      [GPT]: {
+        kind: "chat",
+        review: [
+          { tools: [read(VERIFY_FILE, 24, 31), grep("now:", "src/webhooks")] },
+          {
+            text: challengeAnswer(
+              "Re-derived the units: `now` is `Date.now()` (milliseconds), line 29 divides it by 1000, and `sentAt` is seconds.",
+              "refute",
+              "Line 29 computes check.now / 1000 - sentAt: both sides are seconds, and 300 s is the documented window.",
+              `${VERIFY_FILE}:29`,
+            ),
+          },
+        ],
+      },
+      [OPUS]: {
+        kind: "agent",
+        review: challengeAnswer(
+          "Read `verifySignature` and its caller.",
+          "refute",
+          "The clock is divided by 1000 on line 29 before the comparison; the units match.",
+          `${VERIFY_FILE}:29`,
+        ),
+      },
+    },
+  },
+];
+
 // ---------------------------------------------------------------- turning sessions into recordings
 
 type ChatTurnRecord = Extract<Recording, { kind: "chat" }>["turns"][number];
@@ -804,6 +982,16 @@ await rm(directory, { recursive: true, force: true });
 let written = 0;
 for (const [modelId, lenses] of Object.entries(sessions)) {
   for (const [lens, session] of Object.entries(lenses)) {
+    await writeRecording(
+      recordingPath(directory, modelId, lens),
+      toRecording(modelId, lens, session),
+    );
+    written += 1;
+  }
+}
+for (const { finding, answers } of challenges) {
+  const lens = challengeSessionLens(fingerprint(finding.file, finding.title));
+  for (const [modelId, session] of Object.entries(answers)) {
     await writeRecording(
       recordingPath(directory, modelId, lens),
       toRecording(modelId, lens, session),

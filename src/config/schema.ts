@@ -130,10 +130,10 @@ export type PublishPolicy = z.infer<typeof PublishPolicy>;
  * above `minSeverity` is put to the other models that completed the round, the most severe
  * first, at most `maxChallenges` findings per round, each a short tool session of `maxTurns`
  * turns within `timeoutSeconds`. A confirmation counts as agreement; a finding most of its
- * challengers refute is shown as disputed and not posted inline. Off unless `enabled`.
+ * challengers refute is shown as disputed and not posted inline. On by default.
  */
 export const CrossExaminationConfig = z.strictObject({
-  enabled: z.boolean().default(false),
+  enabled: z.boolean().default(true),
   minSeverity: PublishSeverity.default("medium"),
   maxChallenges: z.number().int().min(0).max(50).default(10),
   maxTurns: z.number().int().min(1).max(20).default(4),

@@ -24,6 +24,15 @@ export interface CrossExaminationPhaseOptions extends Omit<ReviewRoundOptions, "
 export const CROSS_EXAMINATION_LENS = "cross-examination";
 
 /**
+ * The lens name one challenge's model is built with: each challenge is its own session, so
+ * recording and replay keep one transcript per challenged finding
+ * (`<model>/cross-examination-<fingerprint>.json`), not one per model.
+ */
+export function challengeSessionLens(fingerprint: string): string {
+  return `${CROSS_EXAMINATION_LENS}-${fingerprint}`;
+}
+
+/**
  * The round's cross-examination, after every lens ended (off unless the plan enables it):
  * lone findings put to the other models that completed the round, the board showing each
  * model's phase. Returns the ended challenges (reasons redacted) and the final status;
@@ -94,17 +103,18 @@ export async function runCrossExaminationPhase(
 
   const models = new Map(plan.models.map((model) => [model.id, model]));
   const providers = new Map(options.providers.map((provider) => [provider.name, provider]));
-  const modelFor = (id: string): LanguageModel => {
+  const modelFor = (id: string, fingerprint: string): LanguageModel => {
     const model = models.get(id);
     const provider = model === undefined ? undefined : providers.get(model.provider);
     if (model === undefined || provider === undefined) throw new Error(`unknown model ${id}`);
+    const lens = challengeSessionLens(fingerprint);
     return (
-      options.createModel?.(model, provider, CROSS_EXAMINATION_LENS) ??
+      options.createModel?.(model, provider, lens) ??
       createLanguageModel({
         model,
         provider,
         env: options.env,
-        lens: CROSS_EXAMINATION_LENS,
+        lens,
         record: options.record,
       })
     );

@@ -71,8 +71,8 @@ export function planChallenges(
 
 export interface CrossExamineOptions {
   planned: readonly PlannedChallenge[];
-  /** The challenger's model, built as its lenses' were. */
-  modelFor: (modelId: string) => LanguageModel;
+  /** The challenger's model for one challenged finding, built as its lenses' were. */
+  modelFor: (modelId: string, fingerprint: string) => LanguageModel;
   workspace: Workspace;
   settings: Pick<CrossExaminationSettings, "maxTurns" | "timeoutSeconds">;
   /** The same global cap the lenses run under. */
@@ -103,7 +103,7 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
       if (earlier !== undefined) return earlier;
       const outcome = await options.limiter
         .run(async () => {
-          const model = options.modelFor(planned.challenger);
+          const model = options.modelFor(planned.challenger, planned.fingerprint);
           return challengeFinding({
             model,
             claim: planned.claim,

@@ -89,11 +89,42 @@ describe("gadfly review --demo", () => {
     expect(clusterAt(HANDLER_FILE, 17).models).toEqual([KIMI, OPUS]);
 
     const counts = report.findings.map((finding) => finding.agreement);
-    expect(counts.filter((count) => count === "3/4")).toHaveLength(3);
-    expect(counts.filter((count) => count === "2/4")).toHaveLength(3);
-    expect(counts.filter((count) => count === "1/4")).toHaveLength(5);
-    // Multi-model clusters rank first.
-    expect(counts.slice(0, 6).every((count) => count !== "1/4")).toBe(true);
+    expect(counts.filter((count) => count === "3/4")).toHaveLength(4);
+    expect(counts.filter((count) => count === "2/4")).toHaveLength(4);
+    expect(counts.filter((count) => count === "1/4")).toHaveLength(4);
+    // Agreed clusters (flagged or confirmed by two or more) rank first.
+    expect(counts.slice(0, 8).every((count) => count !== "1/4")).toBe(true);
+  });
+
+  it("cross-examines the single-model findings: a confirmed one is agreed, a refuted one disputed", () => {
+    // kimi's finding, confirmed by two of the three models it was put to: agreed by three.
+    const emptySecret = clusterAt("src/config.ts", 10);
+    expect(emptySecret.models).toEqual([KIMI]);
+    expect(emptySecret.confirmedBy).toEqual([GPT, OPUS]);
+    expect(emptySecret.agreement).toBe("3/4");
+    expect(emptySecret.disputed).toBe(false);
+    // opus's finding: glm confirms, kimi's refutation is a minority, gpt is unsure.
+    const body = clusterAt("src/server.ts", 33);
+    expect(body.confirmedBy).toEqual([GLM]);
+    expect(body.challenges.map((answer) => `${answer.model}:${answer.verdict}`)).toEqual([
+      `${GLM}:confirm`,
+      `${KIMI}:refute`,
+      `${GPT}:unsure`,
+    ]);
+    expect(body.disputed).toBe(false);
+    // glm's "Outside my lens" claim about units: refuted by two, disputed, still listed.
+    const units = clusterAt(VERIFY_FILE, 29);
+    expect(units.models).toEqual([GLM]);
+    expect(units.lens).toBe("correctness");
+    expect(units.disputed).toBe(true);
+    expect(units.agreement).toBe("1/4");
+    expect(units.challenges.filter((answer) => answer.verdict === "refute")).toHaveLength(2);
+    // Below medium nobody is asked; agreed clusters are not asked either.
+    for (const finding of report.findings) {
+      const asked = finding.challenges.length > 0;
+      expect(asked).toBe(finding.models.length === 1 && finding.severity === "medium");
+    }
+    expect(jsonRun.stderr).not.toMatch(/cross-examination.*(failed|diverged)/);
   });
 
   it("shows the answer finalize recovered from an earlier turn, not the degenerate last turn", () => {

@@ -1,6 +1,6 @@
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
-import type { FakeModelRequest, FakeReply } from "../fakes/model-script.js";
+import { CHALLENGE_LENS, type FakeModelRequest, type FakeReply } from "../fakes/model-script.js";
 import { MODELS, type Stack } from "./harness.js";
 
 /** How the four fake models review the pull requests whose title carries one tag. */
@@ -11,9 +11,23 @@ export interface Scenario {
   prose?: (model: string, lens: string) => string;
   /** A changed file each reviewer reads with `read_file` first; without it, reviewers answer at once. */
   readPath?: string;
+  /**
+   * How a model answers when another model's lone finding is put to it on cross-examination;
+   * `unsure` (no vote either way) by default.
+   */
+  challenge?: (challenger: string, claim: ChallengedClaim) => ChallengeVerdict;
   /** Runs first on every call: a reply it returns (a hang, an error) is sent instead of the answer. */
   intercept?: (request: FakeModelRequest) => FakeReply | undefined | Promise<FakeReply | undefined>;
 }
+
+/** The finding a cross-examination request quotes. */
+export interface ChallengedClaim {
+  title: string;
+  file: string;
+  line: number;
+}
+
+export type ChallengeVerdict = "confirm" | "refute" | "unsure";
 
 export interface ReviewRouter {
   /** Calls per `model/lens` for the tag, answered or not. */
@@ -31,9 +45,15 @@ export interface ReviewRouter {
  */
 export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>): ReviewRouter {
   const counts = new Map<string, Map<string, number>>();
+  // A challenge quotes a finding, not the pull request: its tag is the one whose scenario reported it.
+  const tagOfTitle = new Map<string, string>();
   const script = async (request: FakeModelRequest): Promise<FakeReply> => {
     const prompt = request.messages.find((message) => message.role === "user")?.content ?? "";
-    const tag = Object.keys(scenarios).find((candidate) => prompt.includes(candidate));
+    const claim = request.lens === CHALLENGE_LENS ? claimOf(prompt) : undefined;
+    const tag =
+      claim !== undefined
+        ? tagOfTitle.get(claim.title)
+        : Object.keys(scenarios).find((candidate) => prompt.includes(candidate));
     const scenario = tag === undefined ? undefined : scenarios[tag];
     if (tag === undefined || scenario === undefined) {
       return { error: 400, body: { error: "no scenario for this pull request" } };
@@ -46,11 +66,23 @@ export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>):
 
     const intercepted = await scenario.intercept?.(request);
     if (intercepted !== undefined) return intercepted;
+    if (claim !== undefined) {
+      const verdict = scenario.challenge?.(request.model, claim) ?? "unsure";
+      const answer = {
+        verdict,
+        reason: `${request.model} ${verdict === "unsure" ? "could not tell" : `${verdict}s it`} at ${claim.file}:${claim.line}.`,
+        checked: `${claim.file}:${claim.line}`,
+      };
+      return {
+        text: `Checked the place.\n\n\`\`\`gadfly-challenge\n${JSON.stringify(answer)}\n\`\`\``,
+      };
+    }
     const sawTool = request.messages.some((message) => message.role === "tool");
     if (scenario.readPath !== undefined && !sawTool) {
       return { toolCalls: [{ name: "read_file", arguments: { path: scenario.readPath } }] };
     }
     const found = scenario.findings?.(request.model, lens, request) ?? [];
+    for (const finding of found) tagOfTitle.set(finding.title, tag);
     const verdict = found.some((finding) => finding.severity === "high")
       ? "Significant issues"
       : found.length > 0
@@ -67,4 +99,14 @@ export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>):
     calls: (tag) => new Map(counts.get(tag) ?? []),
     total: (tag) => [...(counts.get(tag)?.values() ?? [])].reduce((sum, count) => sum + count, 0),
   };
+}
+
+/** The claim's title and place, from the lines `claimPrompt` writes (`Place: f:l`, `Title: t`). */
+function claimOf(prompt: string): ChallengedClaim | undefined {
+  const place = /^Place: (.+):(\d+)(?:-\d+)?$/m.exec(prompt);
+  const title = /^Title: (.*)$/m.exec(prompt);
+  if (place?.[1] === undefined || place[2] === undefined || title?.[1] === undefined) {
+    return undefined;
+  }
+  return { file: place[1], line: Number(place[2]), title: title[1] };
 }

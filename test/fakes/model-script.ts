@@ -124,8 +124,24 @@ function matches(match: ScriptMatch, request: FakeModelRequest): boolean {
   return match.when === undefined || match.when(request);
 }
 
-/** The lens a request is for, from a `lens: <id>` marker in its system messages. */
+/** What the fakes call a cross-examination request (the app's own name for the phase). */
+export const CHALLENGE_LENS = "cross-examination";
+
+/**
+ * The lens a request is for, from a `lens: <id>` marker in its system messages; a
+ * cross-examination session (its system prompt asks for a `gadfly-challenge` block) is
+ * `cross-examination`.
+ */
 export function lensOf(messages: readonly FakeMessage[]): string | undefined {
+  for (const message of messages) {
+    if (
+      message.role === "system" &&
+      typeof message.content === "string" &&
+      message.content.includes("`gadfly-challenge`")
+    ) {
+      return CHALLENGE_LENS;
+    }
+  }
   for (const message of messages) {
     if (message.role === "system" && typeof message.content === "string") {
       const found = /\blens:\s*([a-z0-9][a-z0-9-]*)/i.exec(message.content);

@@ -71,7 +71,7 @@ function scriptedModel(modelId: string, lens: string): ChatModel {
     provider: "local",
     modelId,
     chat: async (request: ChatRequest) => {
-      if (lens !== CROSS_EXAMINATION_LENS) {
+      if (!lens.startsWith(`${CROSS_EXAMINATION_LENS}-`)) {
         return answer(renderLensAnswer("Minor issues", SCRIPT[modelId] ?? [], "Reviewed."));
       }
       const claim = request.messages.at(-1)?.content ?? "";
