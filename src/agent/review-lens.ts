@@ -1,6 +1,6 @@
 import type { ReviewConfig } from "../config/index.js";
 import { deriveVerdict, type LensFinding } from "../findings/index.js";
-import type { LanguageModel, Usage } from "../llm/index.js";
+import { addUsage, type LanguageModel, type Usage } from "../llm/index.js";
 import { type Clock, startDeadline, systemClock } from "../time/index.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
@@ -92,10 +92,7 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
       emit({ type: "running", turn: turns });
     },
     onTool: (name, summary) => emit({ type: "tool", turn: turns, name, summary }),
-    onUsage: (used) => {
-      usage.inputTokens += used.inputTokens;
-      usage.outputTokens += used.outputTokens;
-    },
+    onUsage: (used) => addUsage(usage, used),
   };
   const report = (fields: Partial<LensReport> & Pick<LensReport, "outcome">): LensReport => ({
     ...source,

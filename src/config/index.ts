@@ -16,6 +16,7 @@ export {
 export { requireWebhookSecret } from "./require-webhook-secret.js";
 export type { ReviewPlan } from "./resolve-review-plan.js";
 export {
+  type AnthropicProviderConfig,
   type AppConfig,
   type CommandProviderConfig,
   CrossExaminationConfig,

@@ -34,6 +34,26 @@ export const OllamaProviderConfig = z.strictObject({
 });
 export type OllamaProviderConfig = z.infer<typeof OllamaProviderConfig>;
 
+/** The Messages API through `@anthropic-ai/sdk`, directly or through a gateway at `baseURL`. */
+export const AnthropicProviderConfig = z.strictObject({
+  name: providerName,
+  type: z.literal("anthropic"),
+  /** The API root: requests go to `<baseURL>/v1/messages`. A gateway's address goes here. */
+  baseURL: z.url({ protocol: /^https?$/ }).default("https://api.anthropic.com"),
+  /** Sent as `Authorization: Bearer <key>`; without it no credential is sent at all. */
+  apiKeyEnv: envVarName.optional(),
+  timeoutSeconds: z.number().positive().optional(),
+  /** `max_tokens` of each answer, a model's thinking budget not included (the API needs one). */
+  maxOutputTokens: z.number().int().min(256).max(128_000).default(8192),
+  /**
+   * Marks the stable prefix of each conversation (system prompt and first user message, the
+   * same bytes for every turn of a reviewer) as a prompt-cache breakpoint.
+   */
+  promptCaching: z.boolean().default(true),
+  concurrency: providerConcurrency,
+});
+export type AnthropicProviderConfig = z.infer<typeof AnthropicProviderConfig>;
+
 export const CommandProviderConfig = z.strictObject({
   name: providerName,
   type: z.literal("command"),
@@ -68,6 +88,7 @@ export type ReplayProviderConfig = z.infer<typeof ReplayProviderConfig>;
 export const ProviderConfig = z.discriminatedUnion("type", [
   OpenAIProviderConfig,
   OllamaProviderConfig,
+  AnthropicProviderConfig,
   CommandProviderConfig,
   ReplayProviderConfig,
 ]);
@@ -79,6 +100,11 @@ export const ModelConfig = z.strictObject({
   provider: providerName,
   /** The provider's model name; defaults to the id. */
   model: z.string().min(1).optional(),
+  /**
+   * Anthropic models only: tokens the model may spend thinking before each answer (extended
+   * thinking, at least 1,024). The thinking is never part of the answer.
+   */
+  thinkingBudgetTokens: z.number().int().min(1024).max(128_000).optional(),
 });
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
@@ -178,6 +204,14 @@ export const AppConfig = z
     });
     const ids = new Set<string>();
     config.models.forEach((model, index) => {
+      const type = config.providers.find((provider) => provider.name === model.provider)?.type;
+      if (model.thinkingBudgetTokens !== undefined && type !== undefined && type !== "anthropic") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", index, "thinkingBudgetTokens"],
+          message: `only models of an anthropic provider take a thinking budget ("${model.provider}" is ${type})`,
+        });
+      }
       if (!names.has(model.provider)) {
         ctx.addIssue({
           code: "custom",

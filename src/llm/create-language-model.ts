@@ -2,6 +2,7 @@ import type { ModelConfig, ProviderConfig } from "../config/index.js";
 import type { AgentIsolation } from "../sandbox/index.js";
 import { ModelError } from "./errors.js";
 import type { LanguageModel } from "./language-model.js";
+import { createAnthropicChatModel } from "./providers/anthropic/anthropic-chat-model.js";
 import { createCommandAgentModel } from "./providers/command/command-agent-model.js";
 import { createOllamaChatModel } from "./providers/ollama/ollama-chat-model.js";
 import { createOpenAIChatModel } from "./providers/openai/openai-chat-model.js";
@@ -65,6 +66,16 @@ export function createLanguageModel(options: CreateLanguageModelOptions): Langua
         modelId: model.id,
         model: modelName,
         apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
+        now,
+      });
+      break;
+    case "anthropic":
+      base = createAnthropicChatModel({
+        provider,
+        modelId: model.id,
+        model: modelName,
+        apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
+        thinkingBudgetTokens: model.thinkingBudgetTokens,
         now,
       });
       break;

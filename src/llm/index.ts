@@ -1,6 +1,7 @@
 // Front door of src/llm: language models: the model interfaces, providers, errors, redaction.
 // Other folders import only from here; this lists what they use today.
 export { abortError } from "./abort-error.js";
+export { addUsage } from "./add-usage.js";
 export { createLanguageModel, type ModelFactory } from "./create-language-model.js";
 export { isModelError, ModelTimeoutError } from "./errors.js";
 export type {

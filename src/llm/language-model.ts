@@ -11,8 +11,13 @@ export interface ToolDefinition {
 export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "error" | "other";
 
 export interface Usage {
+  /** Every input token of the call, those read from or written to a prompt cache included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache (when it says). */
+  cachedInputTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache (when it says). */
+  cacheWriteTokens?: number;
 }
 
 export interface ChatRequest {

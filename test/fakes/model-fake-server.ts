@@ -36,6 +36,13 @@ export interface FakeProtocol {
   renderError(status: number, message: string): unknown;
   /** Content type of a successful chat answer (Ollama streams NDJSON unless asked not to). */
   answerContentType?(request: FakeModelRequest): string;
+  /** Whether the request carries the key; default `Authorization: Bearer <apiKey>`. */
+  authorized?(headers: IncomingMessage["headers"], apiKey: string): boolean;
+  /** Why the real server would refuse this chat body with a 400, if it would. */
+  invalidRequest?(
+    body: Record<string, unknown>,
+    headers: IncomingMessage["headers"],
+  ): string | undefined;
 }
 
 export interface FakeModelServerOptions {
@@ -52,6 +59,8 @@ export class FakeModelServer {
   maxInFlight = 0;
   /** Requests turned away with 401. */
   unauthorized = 0;
+  /** Why each chat body the protocol refuses (400) was refused; such requests are not recorded. */
+  readonly rejected: string[] = [];
 
   private readonly scripts = new ModelScripts();
   private readonly calls = new Map<string, number>();
@@ -143,10 +152,12 @@ export class FakeModelServer {
     this.changed();
 
     const rawBody = await readBody(request);
-    if (
-      this.options.apiKey !== undefined &&
-      request.headers.authorization !== `Bearer ${this.options.apiKey}`
-    ) {
+    const apiKey = this.options.apiKey;
+    const authorized =
+      apiKey === undefined ||
+      (this.protocol.authorized?.(request.headers, apiKey) ??
+        request.headers.authorization === `Bearer ${apiKey}`);
+    if (!authorized) {
       this.unauthorized += 1;
       this.send(response, 401, this.protocol.renderError(401, "invalid or missing API key"));
       return;
@@ -170,6 +181,12 @@ export class FakeModelServer {
       body = JSON.parse(rawBody) as Record<string, unknown>;
     } catch {
       this.send(response, 400, this.protocol.renderError(400, "body is not JSON"));
+      return;
+    }
+    const invalid = this.protocol.invalidRequest?.(body, request.headers);
+    if (invalid !== undefined) {
+      this.rejected.push(invalid);
+      this.send(response, 400, this.protocol.renderError(400, invalid));
       return;
     }
     const chat = this.protocol.parseChat(body);

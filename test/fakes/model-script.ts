@@ -1,5 +1,5 @@
 /**
- * Scripting shared by the fake OpenAI and Ollama servers: what a fake model answers, per
+ * Scripting shared by the fake OpenAI, Ollama and Anthropic servers: what a fake model answers, per
  * model and optionally per lens, as a queue of replies or a function of the request.
  */
 import type { IncomingHttpHeaders } from "node:http";
@@ -18,7 +18,15 @@ export interface FakeAnswer {
   toolCalls?: FakeToolCall[];
   /** In the protocol's own vocabulary (OpenAI `finish_reason`, Ollama `done_reason`). */
   finishReason?: string;
-  usage?: { inputTokens: number; outputTokens: number };
+  /** In the protocol's own terms: Anthropic's `input_tokens` excludes the cache counts. */
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteTokens?: number;
+  };
+  /** Anthropic only: thinking blocks sent before the answer (a signature is made up). */
+  thinking?: string[];
   delayMs?: number;
 }
 
