@@ -5,7 +5,12 @@ import { loadLenses } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
 import { ConfigError, loadAppConfig, planReview, RepoConfig } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
-import { createLanguageModel, redactSecrets } from "../llm/index.js";
+import {
+  createInMemoryModelCallLimiter,
+  limitedModelFactory,
+  providerCap,
+  redactSecrets,
+} from "../llm/index.js";
 import { renderConsensusComment } from "../render/index.js";
 import { collectSecrets, createReviewerLimiter, reviewChange } from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
@@ -169,6 +174,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
           ci: io.env.CI !== undefined,
         })
       : null;
+    const modelCalls = createInMemoryModelCallLimiter(providerCap(config));
     const controller = new AbortController();
     // Every reviewer in flight listens to this one signal.
     setMaxListeners(0, controller.signal);
@@ -195,25 +201,20 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       ...(options.recordDir === null
         ? {}
         : { record: { dir: resolve(io.cwd, options.recordDir) } }),
-      ...(isolation === undefined
-        ? {}
-        : {
-            createModel: (model, provider, lens) =>
-              createLanguageModel({
-                model,
-                provider,
-                env,
-                lens,
-                isolation,
-                ...(options.recordDir === null
-                  ? {}
-                  : { record: { dir: resolve(io.cwd, options.recordDir) } }),
-              }),
-          }),
+      // Each provider's `concurrency` caps its calls in flight, as in the app: a local Ollama
+      // set to 1 answers one lens at a time while cloud models run in parallel.
+      createModel: limitedModelFactory({
+        env,
+        modelCalls,
+        isolation,
+        record:
+          options.recordDir === null ? undefined : { dir: resolve(io.cwd, options.recordDir) },
+      }),
       onStatus: (status) => board?.update(status),
     }).finally(() => {
       process.off("SIGINT", interrupt);
       board?.close();
+      void modelCalls.close();
     });
     if (consensus.modelCount === 0) {
       // Silence would read as "no issues": say that nothing was reviewed, and why.

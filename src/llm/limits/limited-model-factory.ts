@@ -13,6 +13,8 @@ export interface LimitedModelFactoryOptions {
   metrics?: { modelCall(sample: ModelCallSample): void };
   /** How agent CLIs are isolated in this process (detected at start-up). */
   isolation?: AgentIsolation | undefined;
+  /** Record every successful answer under this directory (the CLI's `--record DIR`). */
+  record?: { dir: string } | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export function limitedModelFactory(
         env: options.env,
         lens,
         isolation: options.isolation,
+        record: options.record,
       }),
       options.modelCalls,
       onCall === undefined ? {} : { onCall },
