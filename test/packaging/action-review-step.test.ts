@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -9,22 +9,15 @@ import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-olla
 import type { FakeReply } from "../fakes/model-script.js";
 import { actionDefinition } from "./action-definition.js";
 
-// The action's Review step, run by bash as a runner would, with `npx` stubbed to run this
-// checkout's CLI from source: checks the script itself (arguments, keys, outputs, fail-on).
+// The action's Review step alone, run by bash as a runner would, with this checkout as the
+// action's directory and its CLI run from source (tsx): checks the script itself (arguments,
+// keys, outputs, fail-on). action-runner.test.ts runs the whole action.
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const KEY = "ollama-action-key-77";
 const action = actionDefinition(ROOT);
 const reviewStep = action.runs.steps.find((step) => step.name === "Review");
-
-const NPX_STUB = `#!/bin/sh
-# npx --yes gadfly-review@VERSION ARGS…: logs the package, then runs this checkout's CLI.
-[ "$1" = "--yes" ] || { echo "npx stub: expected --yes" >&2; exit 90; }
-echo "$2" >> "$NPX_LOG"
-shift 2
-exec "${process.execPath}" --import "${TSX_LOADER}" "${join(ROOT, "bin", "gadfly.js")}" "$@"
-`;
 
 const FINDING = {
   file: "src/token.ts",
@@ -42,9 +35,6 @@ let ollama: FakeOllamaServer;
 
 beforeAll(async () => {
   sandbox = await mkdtemp(join(tmpdir(), "gadfly-action-step-"));
-  await mkdir(join(sandbox, "bin"));
-  await writeFile(join(sandbox, "bin", "npx"), NPX_STUB);
-  await chmod(join(sandbox, "bin", "npx"), 0o755);
 
   ollama = await startFakeOllamaServer({ apiKey: KEY });
   ollama.script("glm-test", (request): FakeReply => {
@@ -113,7 +103,6 @@ interface StepRun {
   code: number | null;
   stderr: string;
   outputs: Record<string, string>;
-  npx: string[];
   runnerTemp: string;
 }
 
@@ -129,27 +118,23 @@ async function runReviewStep(
     script: join(run, "step.sh"),
     output: join(run, "output"),
     summary: join(run, "summary"),
-    npx: join(run, "npx.log"),
   };
   await writeFile(files.script, reviewStep.run);
-  await Promise.all([
-    writeFile(files.output, ""),
-    writeFile(files.summary, ""),
-    writeFile(files.npx, ""),
-  ]);
+  await Promise.all([writeFile(files.output, ""), writeFile(files.summary, "")]);
   const stepEnv = Object.fromEntries(
     Object.entries(reviewStep.env ?? {}).map(([name, value]) => [name, expand(value, inputs)]),
   );
   const env = {
     ...repository.env,
-    PATH: `${join(sandbox, "bin")}:${process.env.PATH ?? ""}`,
+    PATH: process.env.PATH ?? "",
+    GITHUB_ACTION_PATH: ROOT,
     GADFLY_FROM_SOURCE: "1",
+    NODE_OPTIONS: `--import=${TSX_LOADER}`,
     CI: "true",
     RUNNER_TEMP: runnerTemp,
     GITHUB_WORKSPACE: repository.root,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
-    NPX_LOG: files.npx,
     ...jobEnv,
     ...stepEnv,
   };
@@ -172,8 +157,7 @@ async function runReviewStep(
       .filter((line) => line.includes("="))
       .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
   );
-  const npx = (await readFile(files.npx, "utf8")).split("\n").filter((line) => line !== "");
-  return { ...result, outputs, npx, runnerTemp };
+  return { ...result, outputs, runnerTemp };
 }
 
 describe("the action's Review step", () => {
@@ -182,7 +166,6 @@ describe("the action's Review step", () => {
     const step = await runReviewStep({ "ollama-api-key": KEY });
     expect(step.stderr).not.toMatch(/gadfly: /);
     expect(step.code).toBe(0);
-    expect(step.npx).toEqual(["gadfly-review@0.1.0", "gadfly-review@0.1.0"]);
     // One review (a tool turn and the answer): the JSON run replayed it without a model call.
     expect(ollama.callCount("glm-test") - before).toBe(2);
     expect(ollama.unauthorized).toBe(0);

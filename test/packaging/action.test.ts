@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -9,10 +8,6 @@ import { type ActionStep, actionDefinition } from "./action-definition.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const action = actionDefinition(ROOT);
-const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
-  name: string;
-  version: string;
-};
 
 function step(name: string): ActionStep {
   const found = action.runs.steps.find((candidate) => candidate.name === name);
@@ -59,14 +54,7 @@ describe("action.yml", () => {
     expect(action.name).toBe("Gadfly review");
     expect(action.description.length).toBeGreaterThan(20);
     expect(action.runs.using).toBe("composite");
-    for (const input of [
-      "config",
-      "version",
-      "fail-on",
-      "github-token",
-      "openai-api-key",
-      "ollama-api-key",
-    ]) {
+    for (const input of ["config", "fail-on", "github-token", "openai-api-key", "ollama-api-key"]) {
       expect(action.inputs[input]?.description, input).toBeTruthy();
       expect(action.inputs[input]?.required ?? false, input).toBe(false);
     }
@@ -78,10 +66,22 @@ describe("action.yml", () => {
     }
   });
 
-  it("runs the published CLI of this very version, against the base branch, as markdown", () => {
-    expect(action.inputs.version?.default).toBe(packageJson.version);
+  it("runs the CLI it ships, installed in its own directory from its lockfile, never a package by name", () => {
+    // No published package to pin: a version input would select nothing.
+    expect(action.inputs.version).toBeUndefined();
+    for (const candidate of action.runs.steps) {
+      expect({ step: candidate.name, npx: /\bnpx\b/.test(candidate.run ?? "") }).toEqual({
+        step: candidate.name,
+        npx: false,
+      });
+    }
+    const install = step("Install the reviewer").run ?? "";
+    expect(install).toMatch(
+      /cd "\$GITHUB_ACTION_PATH"\n\s*npm ci --include=dev .*\n\s*npm prune --omit=dev/,
+    );
     const review = step("Review").run ?? "";
-    expect(review).toContain(`npx --yes "${packageJson.name}@$GADFLY_VERSION" review`);
+    expect(review).toContain('gadfly=(node "$GITHUB_ACTION_PATH/bin/gadfly.js")');
+    expect(review).toMatch(/cd "\$RUNNER_TEMP"\n\s*"\$\{gadfly\[@\]\}" review/);
     expect(review).toContain('--base "origin/$BASE_REF"');
     expect(review).toMatch(/--format markdown --output "\$out\/consensus\.md"/);
     const checkout = action.runs.steps.find((candidate) =>
@@ -90,6 +90,27 @@ describe("action.yml", () => {
     expect(checkout?.with?.["fetch-depth"]).toBe(0);
     // The base branch is checked out, never the pull request's head.
     expect(checkout?.with?.ref).toMatch(/^\$\{\{ steps\.target\.outputs\.base-sha \}\}$/);
+  });
+
+  it("caches node_modules and dist/ under one key, restored before the install and saved after it", () => {
+    const restore = step("Restore the reviewer's install");
+    const save = step("Save the reviewer's install");
+    expect(restore.uses).toBe("actions/cache/restore@v4");
+    expect(save.uses).toBe("actions/cache/save@v4");
+    for (const cache of [restore, save]) {
+      expect(cache.with?.path).toMatch(
+        /^\$\{\{ github\.action_path \}\}\/node_modules\n\$\{\{ github\.action_path \}\}\/dist\n$/,
+      );
+      expect(cache.with?.key).toMatch(/^\$\{\{ steps\.install-key\.outputs\.key \}\}$/);
+    }
+    const names = action.runs.steps.map((candidate) => candidate.name);
+    expect(names.indexOf("Restore the reviewer's install")).toBeLessThan(
+      names.indexOf("Install the reviewer"),
+    );
+    expect(names.indexOf("Install the reviewer")).toBeLessThan(
+      names.indexOf("Save the reviewer's install"),
+    );
+    expect(names.indexOf("Save the reviewer's install")).toBeLessThan(names.indexOf("Review"));
   });
 
   it("never expands an expression inside a script: every value reaches it through env", () => {
