@@ -136,9 +136,18 @@ export class FakeGitHub {
     return pushCommit(this.#parts.state, repository, record, files);
   }
 
+  /**
+   * Changes fields of the PR as GitHub shows them. `baseSha`/`headSha` let a test that mirrors
+   * the PR in a real git repository report that repository's SHAs (files and diff stay as seeded).
+   */
   updatePullRequest(
     pullRequest: PullRequestKey,
-    changes: Partial<Pick<PullRequestRecord, "title" | "body" | "draft" | "state" | "merged">>,
+    changes: Partial<
+      Pick<
+        PullRequestRecord,
+        "title" | "body" | "draft" | "state" | "merged" | "baseSha" | "headSha"
+      >
+    >,
   ): PullRequestSnapshot {
     const { repository, record } = this.#pullRequest(pullRequest);
     Object.assign(record, changes, { updatedAt: this.#parts.state.timestamp() });
