@@ -35,6 +35,8 @@ export function starterEnvExample(providers: readonly StarterProvider[]): string
     "# GADFLY_DATA_DIR=.gadfly",
     "# PostgreSQL for several processes (docs/running-at-scale.md): postgres://user:password@host:5432/db",
     "# GADFLY_DATABASE_URL=",
+    "# docker-compose.yml only: the PostgreSQL password it sets up and gives the app (openssl rand -hex 24).",
+    "# POSTGRES_PASSWORD=",
     "# The port the app listens on; its webhook URL is /api/github/webhooks there.",
     "# PORT=3000",
     "# trace, debug, info, warn, error or fatal.",
