@@ -25,4 +25,34 @@ export interface ChangeSet {
    * instructions for these paths), bounded; absent or empty when there are none.
    */
   conventions?: RepositoryConvention[];
+  /**
+   * What the reviewers review as the change: the whole PR (absent reads as full), or only what
+   * changed since the last reviewed head, with the whole PR (`files`) still reachable through
+   * the tools. `files` and `packedDiff` stay the whole PR's either way.
+   */
+  scope?: ReviewScope;
 }
+
+/**
+ * The change under review. `incremental.files` are the files changed since `since` (the head of
+ * the PR's last round that published a consensus), each with the patch from `since` to the head:
+ * the prompt shows these as the change under review. A full review says why it is full, so the
+ * board can tell an operator what the round cost and why.
+ */
+export type ReviewScope =
+  | { kind: "full"; reason: FullReviewReason }
+  | { kind: "incremental"; since: string; files: DiffFile[] };
+
+/**
+ * Why a round reviews the whole PR: its first round; `@gadfly review full`; the last reviewed
+ * head is not an ancestor of the new one (a force-push or rebase) or is gone; nothing changed
+ * since it (a review asked again on the same head); the step's diff could not be had whole
+ * (too many files for GitHub to list, or GitHub failed).
+ */
+export type FullReviewReason =
+  | "first-round"
+  | "requested"
+  | "not-ancestor"
+  | "no-change"
+  | "too-large"
+  | "unavailable";
