@@ -198,6 +198,18 @@ function challengesTable(savedOrder: string): string[] {
   ];
 }
 
+/**
+ * Incremental rounds: a round asked for as `@gadfly review full` reviews the whole PR whoever
+ * runs it (the flag lives with the round, not the delivery, so a worker that takes the job
+ * later still knows); a published finding keeps what a later round needs to carry it as still
+ * open without a model seeing it again (its end line, models, lens, confidence, a bounded body),
+ * as JSON text. Portable SQL, both dialects; old rows read as not forced and without detail.
+ */
+const incrementalRounds = [
+  "ALTER TABLE rounds ADD COLUMN trigger_full INTEGER NOT NULL DEFAULT 0",
+  "ALTER TABLE round_findings ADD COLUMN detail TEXT",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -214,5 +226,11 @@ export const migrations: readonly Migration[] = [
     name: "cross-examination challenges",
     sqlite: challengesTable("INTEGER NOT NULL"),
     postgres: challengesTable("BIGSERIAL NOT NULL"),
+  },
+  {
+    version: 6,
+    name: "incremental rounds",
+    sqlite: incrementalRounds,
+    postgres: incrementalRounds,
   },
 ];
