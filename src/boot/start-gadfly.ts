@@ -42,6 +42,7 @@ import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";
 import { readDotEnv } from "./read-dot-env.js";
 import { type GadflyRole, readScaleSettings } from "./read-scale-settings.js";
+import { rootWebhookHandler } from "./root-webhook-handler.js";
 import { type RoundServices, roundDependencies } from "./round-dependencies.js";
 import { startRoundWorkers } from "./start-round-workers.js";
 import { startSetupMode } from "./start-setup-mode.js";
@@ -195,6 +196,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       const server = await run(
         (app, appOptions) => {
           log = app.log;
+          appOptions?.addHandler(rootWebhookHandler(app));
           return gadflyApp({
             ...services,
             workers: settings.role === "web" ? null : { concurrency: settings.roundsPerProcess },

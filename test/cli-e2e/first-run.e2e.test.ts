@@ -3,7 +3,8 @@
  * with nothing configured serves the setup page; the App is registered (the fake GitHub
  * converts the manifest code) and its credentials land in .env; the next start names
  * `gadfly init`; init writes a config; doctor reports a missing key as ✘, then every check
- * ✔; `npm start` then runs and logs the same table.
+ * ✔; `npm start` then runs, logs the same table, and takes deliveries at the webhook URL the
+ * setup page registered.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETUP_NEXT_STEPS } from "../../src/boot/start-setup-mode.js";
-import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import { deliver, type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelServer } from "../fakes/model-fake-server.js";
@@ -181,6 +182,18 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
       await until(() => app.output().includes("start-up checks"), "the start-up checks");
       expect(app.output()).toContain("✔ provider openai");
       expect(app.output()).not.toContain(OPENAI_KEY);
+      // Setup mode registered the App with its webhook URL at the root (Probot's manifest):
+      // deliveries there are taken, signature checked, as at /api/github/webhooks.
+      const secret = parseEnv(await readFile(join(dir, ".env"), "utf8")).WEBHOOK_SECRET ?? "";
+      const ping = {
+        id: "first-delivery",
+        name: "ping",
+        payload: { zen: "Keep it simple.", hook_id: 1 },
+      };
+      const root = `http://127.0.0.1:${app.port}/`;
+      expect((await deliver(root, ping, secret)).status).toBe(200);
+      expect((await deliver(`${root}api/github/webhooks`, ping, secret)).status).toBe(200);
+      expect((await deliver(root, { ...ping, id: "forged" }, "development")).status).toBe(400);
     } finally {
       app.child.kill("SIGTERM");
       await app.exited;
