@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 
@@ -24,5 +24,7 @@ export function writeDotEnv(
     .map(([key, value]) => `${key}=${value.replace(/\n/g, "\\n")}`)
     .join("\n");
   writeFileSync(path, `${text}\n`, { mode: 0o600 });
+  // The mode above applies only to a new file; one copied from .env.example keeps its own.
+  chmodSync(path, 0o600);
   return merged;
 }
