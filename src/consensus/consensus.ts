@@ -1,5 +1,5 @@
 import type { LensReport } from "../agent/index.js";
-import type { Severity, Verdict } from "../findings/index.js";
+import type { Confidence, Severity, Verdict } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
 
 /** One model's side of a round: all its lenses. */
@@ -21,6 +21,23 @@ export interface PreviousFinding {
   severity: Severity;
   /** URL of the inline comment or anchor where it was shown, when known. */
   url?: string;
+  /** What carrying it into a later round needs; absent on findings saved before that existed. */
+  detail?: PreviousFindingDetail;
+}
+
+/** The rest of a published cluster, so a later round can show it still open without a model. */
+export interface PreviousFindingDetail {
+  endLine: number;
+  /** The models that reported it, in config order. */
+  models: string[];
+  /** Models that confirmed it on cross-examination. */
+  confirmedBy?: string[];
+  lens: string;
+  confidence: Confidence;
+  /** The representative's text, bounded when saved. */
+  body: string;
+  /** The round it was first reported in, when it has been carried since. */
+  since?: number;
 }
 
 export interface RoundComparison {

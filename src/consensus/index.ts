@@ -8,5 +8,11 @@ export {
 } from "./apply-challenges.js";
 export { buildConsensus } from "./build-consensus.js";
 export type { Cluster } from "./cluster.js";
-export type { Consensus, ModelSummary, PreviousFinding, RoundComparison } from "./consensus.js";
+export type {
+  Consensus,
+  ModelSummary,
+  PreviousFinding,
+  PreviousFindingDetail,
+  RoundComparison,
+} from "./consensus.js";
 export { type InlinePolicy, type InlineSelection, selectInline } from "./select-inline.js";

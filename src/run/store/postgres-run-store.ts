@@ -26,6 +26,7 @@ import {
   type ChallengeRow,
   challengeFromRow,
   challengeToRow,
+  findingDetailJson,
   lensReportFromRow,
   messagesFromRow,
   POSTED_INLINE_COLUMNS,
@@ -131,8 +132,9 @@ export class PostgresRunStore implements RunStore {
       );
       const inserted = await client.query<RoundRow>(
         `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
-           trigger_kind, trigger_delivery_id, trigger_actor, state, attempts, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', 0, $11, $11)
+           trigger_kind, trigger_delivery_id, trigger_actor, trigger_full, state, attempts,
+           created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, 'queued', 0, $11, $11)
          RETURNING *`,
         [
           this.newId(),
@@ -146,6 +148,7 @@ export class PostgresRunStore implements RunStore {
           input.trigger.deliveryId,
           input.trigger.actor ?? null,
           now,
+          input.trigger.full === true ? 1 : 0,
         ],
       );
       const row = inserted.rows[0];
@@ -300,8 +303,9 @@ export class PostgresRunStore implements RunStore {
       await client.query("DELETE FROM round_findings WHERE round_id = $1", [roundId]);
       for (const [ordinal, finding] of findings.entries()) {
         await client.query(
-          `INSERT INTO round_findings (round_id, ordinal, fingerprint, title, file, line, severity, url)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          `INSERT INTO round_findings
+             (round_id, ordinal, fingerprint, title, file, line, severity, url, detail)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [
             roundId,
             ordinal,
@@ -311,6 +315,7 @@ export class PostgresRunStore implements RunStore {
             finding.line,
             finding.severity,
             finding.url ?? null,
+            findingDetailJson(finding.detail),
           ],
         );
       }

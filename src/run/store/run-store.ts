@@ -17,6 +17,8 @@ export interface RoundTrigger {
   deliveryId: string;
   /** Login of who asked (comment, re-request); absent for pushes. */
   actor?: string;
+  /** `@gadfly review full`: review the whole PR even when an incremental round could run. */
+  full?: boolean;
 }
 
 /** queued → running → completed | failed | cancelled; the last three are terminal. */

@@ -23,6 +23,7 @@ import {
   type ChallengeRow,
   challengeFromRow,
   challengeToRow,
+  findingDetailJson,
   lensReportFromRow,
   messagesFromRow,
   POSTED_INLINE_COLUMNS,
@@ -109,9 +110,11 @@ export class SqliteRunStore implements RunStore {
       const row = this.database
         .prepare<[Record<string, string | number | null>], RoundRow>(
           `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
-             trigger_kind, trigger_delivery_id, trigger_actor, state, attempts, created_at, updated_at)
+             trigger_kind, trigger_delivery_id, trigger_actor, trigger_full, state, attempts,
+             created_at, updated_at)
            VALUES (@id, @owner, @repo, @installation_id, @pull_number, @head_sha, @round_number,
-             @trigger_kind, @trigger_delivery_id, @trigger_actor, 'queued', 0, @now, @now)
+             @trigger_kind, @trigger_delivery_id, @trigger_actor, @trigger_full, 'queued', 0,
+             @now, @now)
            RETURNING *`,
         )
         .get({
@@ -123,6 +126,7 @@ export class SqliteRunStore implements RunStore {
           trigger_kind: input.trigger.kind,
           trigger_delivery_id: input.trigger.deliveryId,
           trigger_actor: input.trigger.actor ?? null,
+          trigger_full: input.trigger.full === true ? 1 : 0,
           now,
         });
       if (row === undefined) throw new Error("inserting a round returned no row");
@@ -291,8 +295,9 @@ export class SqliteRunStore implements RunStore {
 
   async saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void> {
     const insert = this.database.prepare<[Record<string, string | number | null>]>(
-      `INSERT INTO round_findings (round_id, ordinal, fingerprint, title, file, line, severity, url)
-       VALUES (@round_id, @ordinal, @fingerprint, @title, @file, @line, @severity, @url)`,
+      `INSERT INTO round_findings
+         (round_id, ordinal, fingerprint, title, file, line, severity, url, detail)
+       VALUES (@round_id, @ordinal, @fingerprint, @title, @file, @line, @severity, @url, @detail)`,
     );
     const replace = this.database.transaction(() => {
       this.database.prepare<[string]>("DELETE FROM round_findings WHERE round_id = ?").run(roundId);
@@ -306,6 +311,7 @@ export class SqliteRunStore implements RunStore {
           line: finding.line,
           severity: finding.severity,
           url: finding.url ?? null,
+          detail: findingDetailJson(finding.detail),
         });
       });
     });

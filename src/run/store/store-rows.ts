@@ -1,8 +1,8 @@
 // The rows both stores read, and how each becomes the store's shape: SQLite and PostgreSQL
 // return the same columns (times as epoch milliseconds, ids as numbers), so one mapper serves both.
 import type { LensReport } from "../../agent/index.js";
-import type { PreviousFinding } from "../../consensus/index.js";
-import type { Severity } from "../../findings/index.js";
+import type { PreviousFinding, PreviousFindingDetail } from "../../consensus/index.js";
+import type { Confidence, Severity } from "../../findings/index.js";
 import type { Message } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import type {
@@ -26,6 +26,8 @@ export interface RoundRow {
   trigger_kind: string;
   trigger_delivery_id: string;
   trigger_actor: string | null;
+  /** 1 for `@gadfly review full` (migration 6). */
+  trigger_full: number;
   state: string;
   attempts: number;
   superseded_by: string | null;
@@ -46,6 +48,7 @@ export function roundFromRow(row: RoundRow): StoredRound {
     deliveryId: row.trigger_delivery_id,
   };
   if (row.trigger_actor !== null) trigger.actor = row.trigger_actor;
+  if (Number(row.trigger_full) === 1) trigger.full = true;
   const artifacts: RoundArtifacts = {};
   if (row.status_comment_id !== null) artifacts.statusCommentId = row.status_comment_id;
   if (row.consensus_comment_id !== null) artifacts.consensusCommentId = row.consensus_comment_id;
@@ -71,7 +74,7 @@ export function roundFromRow(row: RoundRow): StoredRound {
 }
 
 /** The columns of `round_findings` that `RoundFindingRow` holds, for a SELECT. */
-export const ROUND_FINDING_COLUMNS = "fingerprint, title, file, line, severity, url";
+export const ROUND_FINDING_COLUMNS = "fingerprint, title, file, line, severity, url, detail";
 
 /** A `round_findings` row: the fingerprint of a finding a round published. */
 export interface RoundFindingRow {
@@ -81,6 +84,8 @@ export interface RoundFindingRow {
   line: number;
   severity: string;
   url: string | null;
+  /** JSON of a `PreviousFindingDetail` (migration 6); null on rows saved before it. */
+  detail: string | null;
 }
 
 /** Maps a saved fingerprint back; saveFingerprints wrote `severity` from a typed Severity. */
@@ -93,7 +98,54 @@ export function previousFindingFromRow(row: RoundFindingRow): PreviousFinding {
     severity: row.severity as Severity,
   };
   if (row.url !== null) finding.url = row.url;
+  const detail = row.detail === null ? undefined : findingDetailFromJson(row.detail);
+  if (detail !== undefined) finding.detail = detail;
   return finding;
+}
+
+/** A finding's body is kept to this many characters: enough to show it, not a model's flood. */
+export const MAX_DETAIL_BODY_CHARS = 4000;
+
+/** The JSON saved in `round_findings.detail`, its body bounded. */
+export function findingDetailJson(detail: PreviousFindingDetail | undefined): string | null {
+  if (detail === undefined) return null;
+  return JSON.stringify({ ...detail, body: detail.body.slice(0, MAX_DETAIL_BODY_CHARS) });
+}
+
+const CONFIDENCES: ReadonlySet<string> = new Set<Confidence>(["high", "medium", "low"]);
+
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((entry) => typeof entry === "string");
+
+/**
+ * Reads a saved detail back. One that does not have the shape we write (a hand-edited row,
+ * a future version) reads as absent: the finding is then compared as before, never carried
+ * on a guess.
+ */
+function findingDetailFromJson(text: string): PreviousFindingDetail | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const { endLine, models, confirmedBy, lens, confidence, body, since } = record;
+  if (typeof endLine !== "number" || !Number.isInteger(endLine) || endLine < 1) return undefined;
+  if (!isStringList(models) || models.length === 0) return undefined;
+  if (typeof lens !== "string" || typeof body !== "string") return undefined;
+  if (typeof confidence !== "string" || !CONFIDENCES.has(confidence)) return undefined;
+  const detail: PreviousFindingDetail = {
+    endLine,
+    models,
+    lens,
+    confidence: confidence as Confidence,
+    body,
+  };
+  if (isStringList(confirmedBy)) detail.confirmedBy = confirmedBy;
+  if (typeof since === "number" && Number.isInteger(since) && since > 0) detail.since = since;
+  return detail;
 }
 
 /** The columns of `posted_inline` that `PostedInlineRow` holds, for a SELECT. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PreviousFinding } from "../../../../src/consensus/consensus.js";
+import { MAX_DETAIL_BODY_CHARS } from "../../../../src/run/store/store-rows.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -60,6 +61,53 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       await t.store.saveFingerprints(third.id, []);
       await t.store.finishRound(third.id, { state: "completed" });
       expect(await t.store.previousRound(repo, 7, 4)).toMatchObject({ round: 3, findings: [] });
+    });
+  });
+
+  describe("incremental rounds", () => {
+    it("keeps a finding's detail for the next round, bounded, and reads an unknown shape as absent", async () => {
+      const carried: PreviousFinding = {
+        ...tokenFinding,
+        detail: {
+          endLine: 14,
+          models: ["glm", "opus"],
+          confirmedBy: ["gpt"],
+          lens: "security",
+          confidence: "high",
+          body: `${"x".repeat(MAX_DETAIL_BODY_CHARS)}tail`,
+          since: 1,
+        },
+      };
+      const first = await roundAt("s1");
+      await t.store.saveFingerprints(first.id, [carried, loopFinding]);
+      await t.store.finishRound(first.id, { state: "completed" });
+      const second = await roundAt("s2");
+
+      const previous = await t.store.previousRound(repo, 7, second.number);
+      expect(previous?.findings).toEqual([
+        { ...carried, detail: { ...carried.detail, body: "x".repeat(MAX_DETAIL_BODY_CHARS) } },
+        loopFinding,
+      ]);
+    });
+
+    it("keeps '@gadfly review full' with the round, and a push is not forced", async () => {
+      const { round } = await t.store.startRound({
+        repo,
+        installationId: 42,
+        pullNumber: 9,
+        headSha: "f1",
+        trigger: { kind: "comment", deliveryId: "d-full", actor: "octocat", full: true },
+      });
+      expect(round.trigger).toEqual({
+        kind: "comment",
+        deliveryId: "d-full",
+        actor: "octocat",
+        full: true,
+      });
+      expect((await t.store.findRound(round.id))?.trigger.full).toBe(true);
+      const push = await roundAt("f2", 9);
+      expect(push.trigger).toEqual({ kind: "push", deliveryId: "d-f2-9" });
+      expect((await t.store.findRound(push.id))?.trigger.full).toBeUndefined();
     });
   });
 
