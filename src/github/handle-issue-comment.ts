@@ -1,14 +1,14 @@
 import type { Context } from "probot";
 import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
-import { isTriggerComment } from "./is-trigger-comment.js";
 import { loadRepoConfig } from "./load-repo-config.js";
 import { oncePerDelivery } from "./once-per-delivery.js";
+import { parseTriggerComment } from "./parse-trigger-comment.js";
 import type { PermissionCache } from "./permission-cache.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /**
- * `@gadfly review` (the repo's phrase) on a pull request, by someone who can
+ * `@gadfly review` (the repo's phrase; `@gadfly review full` for the whole PR) on a pull request, by someone who can
  * write to the repository: a round on the PR's current head, acknowledged
  * with 👀. Bots, our own comments and readers start nothing. `permissions`
  * outlives the delivery: it caches the permission API's answers briefly.
@@ -33,9 +33,8 @@ export async function handleIssueComment(
   if (author.type === "Bot") return { kind: "skipped", reason: "comment by a bot" };
   const repo = context.repo();
   const repoConfig = await loadRepoConfig(context.octokit, repo);
-  if (!isTriggerComment(comment.body, repoConfig.config.trigger)) {
-    return { kind: "skipped", reason: "no trigger phrase" };
-  }
+  const request = parseTriggerComment(comment.body, repoConfig.config.trigger);
+  if (request === null) return { kind: "skipped", reason: "no trigger phrase" };
   // The permission API decides, never `author_association` (a MEMBER may only read).
   const decision = await canTriggerReview(
     context.octokit,
@@ -67,7 +66,12 @@ export async function handleIssueComment(
         pullNumber: pull.number,
         headSha: pull.head.sha,
         draft: pull.draft ?? false,
-        trigger: { kind: "comment", deliveryId: context.id, actor: author.login },
+        trigger: {
+          kind: "comment",
+          deliveryId: context.id,
+          actor: author.login,
+          ...(request.full ? { full: true } : {}),
+        },
       },
       deps,
       repoConfig,
