@@ -13,7 +13,7 @@ import type { FaultScript, ScriptedFault } from "./fault-script.js";
 import type { GraphqlFailure } from "./graphql/graphql-failure.js";
 import type { ValidationFailure } from "./handle-request.js";
 import type { PathPattern } from "./path-pattern.js";
-import { type PushedFile, pushCommit } from "./push-commit.js";
+import { type PushedFile, type PushOptions, pushCommit } from "./push-commit.js";
 import type { MinuteCount, RecordedRequest, RequestFilter, RequestLog } from "./request-log.js";
 import { findReviewComment, reviewThreadsOf } from "./review-threads.js";
 import type {
@@ -130,10 +130,17 @@ export class FakeGitHub {
     return addPullRequest(this.#parts.state, repository, input);
   }
 
-  /** A new head commit on the PR (new SHA, files and diff recomputed). */
-  pushCommit(pullRequest: PullRequestKey, files: readonly PushedFile[]): PullRequestSnapshot {
+  /**
+   * A new head commit on the PR (new SHA, files and diff recomputed); `{ rewrite: true }` is a
+   * force-push after a rebase: the previous head is no longer an ancestor of the new one.
+   */
+  pushCommit(
+    pullRequest: PullRequestKey,
+    files: readonly PushedFile[],
+    options: PushOptions = {},
+  ): PullRequestSnapshot {
     const { repository, record } = this.#pullRequest(pullRequest);
-    return pushCommit(this.#parts.state, repository, record, files);
+    return pushCommit(this.#parts.state, repository, record, files, options);
   }
 
   /**

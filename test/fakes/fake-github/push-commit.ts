@@ -11,12 +11,21 @@ export interface PushedFile {
   previousPath?: string;
 }
 
+export interface PushOptions {
+  /**
+   * A force-push of rewritten history (a rebase, an amend): the new commit's parent is the
+   * PR's base, so the previous head is no longer an ancestor of the new one.
+   */
+  rewrite?: boolean;
+}
+
 /** A new commit on the PR's head: new head SHA, files and diff recomputed. */
 export function pushCommit(
   state: FakeState,
   repository: RepositoryRecord,
   pullRequest: PullRequestRecord,
   files: readonly PushedFile[],
+  options: PushOptions = {},
 ): PullRequestSnapshot {
   const headCommit = repository.commits.get(pullRequest.headSha);
   const baseCommit = repository.commits.get(pullRequest.baseSha);
@@ -37,7 +46,7 @@ export function pushCommit(
   }
   const commit = state.createCommit(
     repository,
-    headCommit.sha,
+    options.rewrite === true ? baseCommit.sha : headCommit.sha,
     tree,
     `Push to #${pullRequest.number}`,
   );

@@ -3,6 +3,7 @@ import type { Route } from "../route.js";
 import { appRoutes } from "./app-routes.js";
 import { checkRunRoutes } from "./check-run-routes.js";
 import { commentRoutes } from "./comment-routes.js";
+import { compareRoutes } from "./compare-routes.js";
 import { pullRequestRoutes } from "./pull-request-routes.js";
 import { repositoryRoutes } from "./repository-routes.js";
 import { reviewRoutes } from "./review-routes.js";
@@ -12,6 +13,7 @@ export const allRoutes: readonly Route[] = [
   ...appRoutes,
   ...repositoryRoutes,
   ...pullRequestRoutes,
+  ...compareRoutes,
   ...commentRoutes,
   ...reviewRoutes,
   ...checkRunRoutes,
