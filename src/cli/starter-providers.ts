@@ -37,6 +37,21 @@ export const STARTER_PROVIDERS: readonly StarterProvider[] = [
     ],
   },
   {
+    id: "anthropic",
+    label: "Anthropic's API (Claude), or a gateway in front of it",
+    entry: [
+      "  # Anthropic's Messages API; for a gateway, set baseURL to its root.",
+      "  - name: anthropic",
+      "    type: anthropic",
+      "    baseURL: https://api.anthropic.com",
+      "    apiKeyEnv: ANTHROPIC_API_KEY",
+    ],
+    models: ['  - { id: "claude-sonnet-4.5", provider: anthropic, model: "claude-sonnet-4-5" }'],
+    variables: [
+      { name: "ANTHROPIC_API_KEY", where: "https://console.anthropic.com/settings/keys" },
+    ],
+  },
+  {
     id: "ollama",
     label: "Ollama on this machine or your network (no key)",
     entry: [

@@ -5,8 +5,8 @@ export function usageText(): string {
   gadfly init [--providers a,b] [--config FILE]
                             write a starter gadfly.config.yml and .env.example
                             (never over an existing file); asks on a terminal
-                            without --providers: openai, ollama, ollama-cloud,
-                            claude-code, codex
+                            without --providers: openai, anthropic, ollama,
+                            ollama-cloud, claude-code, codex
   gadfly doctor [--config FILE] [--format text|json]
                             check everything the GitHub App needs: config,
                             keys, providers and models, the App's credentials

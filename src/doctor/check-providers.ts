@@ -82,6 +82,7 @@ async function probeProvider(
       ? (options.env[provider.apiKeyEnv] ?? "").trim()
       : "";
   const bearer: Record<string, string> = key === "" ? {} : { authorization: `Bearer ${key}` };
+  // Wider than the union: a provider type added later gets a row, not a crash.
   const type: string = provider.type;
   if (provider.type === "openai") {
     const url = `${provider.baseURL.replace(/\/+$/, "")}/models`;
@@ -130,10 +131,10 @@ async function probeProvider(
       known: null,
     };
   }
-  if (type === "anthropic" && "baseURL" in provider) {
+  if (provider.type === "anthropic") {
+    // The key as the provider's SDK sends it (x-api-key), never as a bearer token.
     const url = `${provider.baseURL.replace(/\/+$/, "")}/v1/models`;
     const headers = {
-      ...bearer,
       ...(key === "" ? {} : { "x-api-key": key }),
       "anthropic-version": "2023-06-01",
     };

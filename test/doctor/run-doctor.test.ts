@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctorCommand } from "../../src/boot/index.js";
 import { type DoctorInputs, formatDoctorTable, runDoctor } from "../../src/doctor/index.js";
 import { openRunStore } from "../../src/run/store/index.js";
+import { startFakeAnthropicServer } from "../fakes/fake-anthropic-server.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
@@ -283,6 +284,37 @@ describe("gadfly doctor's checks", () => {
       isolationProbe: { runProbe: async () => ({ ok: true as const }) },
     });
     expect(row(notFound, "provider:agent").detail).toContain("no-such-agent-cli not found");
+  });
+
+  it("lists Anthropic's models with the key as x-api-key, and fails a refused one", async () => {
+    const anthropic = await startFakeAnthropicServer({ apiKey: "sk-ant-doctor" });
+    anthropic.script("claude-sonnet-4-5", [{ text: "unused" }]);
+    try {
+      const text = [
+        "providers:",
+        "  - name: anthropic",
+        "    type: anthropic",
+        `    baseURL: ${anthropic.url}`,
+        "    apiKeyEnv: DOCTOR_ANTHROPIC_KEY",
+        "models:",
+        '  - { id: "sonnet", provider: anthropic, model: "claude-sonnet-4-5" }',
+        "",
+      ].join("\n");
+      const good = await doctor({
+        configText: text,
+        env: { ...env(), DOCTOR_ANTHROPIC_KEY: "sk-ant-doctor" },
+      });
+      expect(row(good, "provider:anthropic").status).toBe("pass");
+      expect(row(good, "model:sonnet").status).toBe("pass");
+      const refused = await doctor({
+        configText: text,
+        env: { ...env(), DOCTOR_ANTHROPIC_KEY: "sk-ant-wrong" },
+      });
+      expect(row(refused, "provider:anthropic").detail).toContain("HTTP 401");
+      expect(row(refused, "provider:anthropic").fix).toContain("console.anthropic.com");
+    } finally {
+      await anthropic.close();
+    }
   });
 
   it("prints one row per check with ✔/✘ and the fix, and a summary line", async () => {
