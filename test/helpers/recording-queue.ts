@@ -1,16 +1,22 @@
 import type {
+  EnqueueOptions,
   JobHandler,
   QueueDepth,
   RoundJob,
   WorkQueue,
 } from "../../src/run/queue/work-queue.js";
 
-/** A WorkQueue that only records what it was asked: jobs enqueued (once each) and cancellations. */
+/**
+ * A WorkQueue that only records what it was asked: jobs enqueued (once each), every enqueue's
+ * delay (`delays`, in call order, repeats included) and cancellations.
+ */
 export class RecordingQueue implements WorkQueue {
   readonly enqueued: RoundJob[] = [];
+  readonly delays: { roundId: string; delayMs: number }[] = [];
   readonly cancelled: { roundId: string; reason: string }[] = [];
 
-  async enqueue(job: RoundJob): Promise<boolean> {
+  async enqueue(job: RoundJob, options: EnqueueOptions = {}): Promise<boolean> {
+    this.delays.push({ roundId: job.roundId, delayMs: options.delayMs ?? 0 });
     if (this.enqueued.some((known) => known.roundId === job.roundId)) return false;
     this.enqueued.push(job);
     return true;

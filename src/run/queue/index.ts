@@ -5,4 +5,4 @@ export { InMemoryWorkQueue } from "./in-memory-work-queue.js";
 export type { JobStopError } from "./job-stop-error.js";
 export { PgBossWorkQueue } from "./pg-boss-work-queue.js";
 export { PostgresModelCallLimiter } from "./postgres-model-call-limiter.js";
-export type { QueueDepth, WorkQueue } from "./work-queue.js";
+export type { EnqueueOptions, QueueDepth, WorkQueue } from "./work-queue.js";

@@ -30,6 +30,13 @@ export function pgBossJobSql(schema: string) {
       FOR UPDATE`,
     /** $1 queue, $2 job id: a job released by a stopping worker may be taken at once. */
     retryNow: `UPDATE ${job} SET start_after = now() WHERE name = $1 AND id = $2 AND state = 'retry'`,
+    /**
+     * $1 queue, $2 job id, $3 delay (ms): a job not yet taken starts no later than now + delay
+     * (a comment on a round still waiting for pushes to settle, or a cancelled one that only ends).
+     */
+    bringForward: `UPDATE ${job} SET start_after = now() + $3 * interval '1 millisecond'
+      WHERE name = $1 AND id = $2 AND state = 'created'
+        AND start_after > now() + $3 * interval '1 millisecond'`,
     /** $1 queue: jobs held by workers now. */
     active: `SELECT count(*)::int AS active FROM ${job} WHERE name = $1 AND state = 'active'`,
   };

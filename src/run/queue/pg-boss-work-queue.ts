@@ -11,7 +11,14 @@ import { JobStopError } from "./job-stop-error.js";
 import { pgBossJobSql } from "./pg-boss-job-sql.js";
 import { CANCEL_CHANNEL, PostgresCancellationListener } from "./postgres-cancellation-listener.js";
 import { roundJobId } from "./round-job-id.js";
-import type { JobHandler, QueueDepth, RoundJob, WorkOptions, WorkQueue } from "./work-queue.js";
+import type {
+  EnqueueOptions,
+  JobHandler,
+  QueueDepth,
+  RoundJob,
+  WorkOptions,
+  WorkQueue,
+} from "./work-queue.js";
 
 export interface PgBossWorkQueueOptions {
   /** The run store's database (GADFLY_DATABASE_URL). */
@@ -150,7 +157,8 @@ export class PgBossWorkQueue implements WorkQueue {
     this.retryDelaySeconds = options.retryDelaySeconds ?? 10;
   }
 
-  async enqueue(job: RoundJob): Promise<boolean> {
+  async enqueue(job: RoundJob, options: EnqueueOptions = {}): Promise<boolean> {
+    const delayMs = Math.max(0, Math.round(options.delayMs ?? 0));
     const { rows } = await this.pool.query<{ backlog: number }>(this.sql.backlog, [
       this.name,
       String(job.installationId),
@@ -161,9 +169,18 @@ export class PgBossWorkQueue implements WorkQueue {
       expireInSeconds: Math.max(1, Math.ceil(this.visibilityMs / 1000)),
       retryLimit: this.maxAttempts - 1,
       retryDelay: this.retryDelaySeconds,
+      // Relative to the database's clock (pg-boss adds it to now()), so a receiver's clock skew
+      // does not shift the quiet period. A string: pg-boss reads a number of seconds only above 0.
+      ...(delayMs > 0 ? { startAfter: `${delayMs / 1000} seconds` } : {}),
     });
+    if (id === null) await this.bringForward(job.roundId, delayMs);
     this.wake();
     return id !== null;
+  }
+
+  /** A job already queued but not yet taken starts no later than `delayMs` from now. */
+  private async bringForward(roundId: string, delayMs: number): Promise<void> {
+    await this.pool.query(this.sql.bringForward, [this.name, roundJobId(roundId), delayMs]);
   }
 
   async work(handler: JobHandler, options: WorkOptions): Promise<void> {
@@ -183,6 +200,9 @@ export class PgBossWorkQueue implements WorkQueue {
        SELECT pg_notify($3, $4)`,
       [roundId, reason, CANCEL_CHANNEL, JSON.stringify({ roundId, reason: reason.slice(0, 500) })],
     );
+    // A job still waiting out its quiet period is taken now, only to end.
+    await this.bringForward(roundId, 0);
+    this.wake();
   }
 
   async depth(): Promise<QueueDepth> {

@@ -37,6 +37,15 @@ export interface QueueDepth {
   active: number;
 }
 
+export interface EnqueueOptions {
+  /**
+   * Not taken before this many milliseconds from now (a push's quiet period). Enqueueing a
+   * job already waiting with a smaller delay brings its start forward, never back: a
+   * `@gadfly review` on a round still waiting for pushes to settle starts it at once.
+   */
+  delayMs?: number;
+}
+
 export interface WorkOptions {
   /** Round jobs this process runs at once. */
   concurrency: number;
@@ -50,13 +59,17 @@ export interface WorkOptions {
  * installation, instead of blocking them until its 20 are done.
  */
 export interface WorkQueue {
-  /** Queues the round; false when its job is already queued or running (enqueueing is idempotent). */
-  enqueue(job: RoundJob): Promise<boolean>;
+  /**
+   * Queues the round; false when its job is already queued or running (enqueueing is
+   * idempotent; a shorter `delayMs` still brings a waiting job's start forward).
+   */
+  enqueue(job: RoundJob, options?: EnqueueOptions): Promise<boolean>;
   /** Starts taking jobs, at most `concurrency` at once in this process; call once. */
   work(handler: JobHandler, options: WorkOptions): Promise<void>;
   /**
    * Stops the round's job on whichever worker holds it now or takes it later
-   * (its signal aborts with a "cancelled" JobStopError and `reason`).
+   * (its signal aborts with a "cancelled" JobStopError and `reason`); a job still
+   * waiting out its delay may be taken at once, only to end.
    */
   cancel(roundId: string, reason: string): Promise<void>;
   depth(): Promise<QueueDepth>;

@@ -212,6 +212,28 @@ describe.skipIf(postgresUnavailableReason() !== null)("PgBossWorkQueue", () => {
       expect(attempts).toEqual([2]);
     });
 
+    it("keeps a round waiting out its quiet period across a restart, and starts it on time", async () => {
+      freshQueueName();
+      const receiver = await openQueue();
+      const enqueuedAt = Date.now();
+      await receiver.enqueue({ roundId: "settling", installationId: 1 }, { delayMs: 1500 });
+      await receiver.stop(500);
+      opened.splice(opened.indexOf(receiver), 1);
+      const restarted = await openQueue();
+      const taken: number[] = [];
+      await restarted.work(
+        async () => {
+          taken.push(Date.now());
+        },
+        { concurrency: 1 },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(taken).toEqual([]);
+      expect(await jobRow("settling")).toMatchObject({ state: "created" });
+      await eventually("the round is taken once its quiet period passed", () => taken.length === 1);
+      expect((taken[0] ?? 0) - enqueuedAt).toBeGreaterThanOrEqual(1400);
+    });
+
     it("delivers a cancellation to the worker holding the round, sent from another process", async () => {
       freshQueueName();
       const receiver = await openQueue();

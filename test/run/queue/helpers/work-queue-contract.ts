@@ -114,6 +114,56 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       expect(JobStopError.of(waiting)?.message).toBe("superseded by bbb2222");
     });
 
+    it("holds a delayed round until its delay passed, and never starts it later for a longer one", async () => {
+      const taken: { roundId: string; at: number }[] = [];
+      const enqueuedAt = Date.now();
+      expect(await queue.enqueue(job("settling"), { delayMs: 400 })).toBe(true);
+      // Joined again with a longer quiet period (a duplicate delivery): the start stays.
+      expect(await queue.enqueue(job("settling"), { delayMs: 60_000 })).toBe(false);
+      await queue.work(
+        async ({ job: round }) => {
+          taken.push({ roundId: round.roundId, at: Date.now() });
+        },
+        { concurrency: 1 },
+      );
+      await eventually("the delayed round is taken", () => taken.length === 1);
+      expect(taken[0]?.roundId).toBe("settling");
+      expect((taken[0]?.at ?? 0) - enqueuedAt).toBeGreaterThanOrEqual(350);
+    });
+
+    it("starts a waiting round at once when it is enqueued again without delay", async () => {
+      const taken: string[] = [];
+      await queue.enqueue(job("quiet"), { delayMs: 60_000 });
+      await queue.work(
+        async ({ job: round }) => {
+          taken.push(round.roundId);
+        },
+        { concurrency: 1 },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(taken).toEqual([]);
+      expect(await queue.depth()).toEqual({ queued: 1, active: 0 });
+      // A `@gadfly review` comment joining the round still waiting for pushes to settle.
+      expect(await queue.enqueue(job("quiet"))).toBe(false);
+      await eventually("the round is taken", () => taken.length === 1);
+    });
+
+    it("takes a cancelled round that was waiting out its delay at once, with its signal aborted", async () => {
+      const signals = new Map<string, AbortSignal>();
+      await queue.enqueue(job("superseded"), { delayMs: 60_000 });
+      await queue.work(
+        async ({ job: round, signal }) => {
+          signals.set(round.roundId, signal);
+        },
+        { concurrency: 1 },
+      );
+      await queue.cancel("superseded", "superseded by ddd4444");
+      await eventually("the cancelled round is taken", () => signals.has("superseded"));
+      expect(JobStopError.of(signals.get("superseded") as AbortSignal)?.message).toBe(
+        "superseded by ddd4444",
+      );
+    });
+
     it("retries a failing round, saying when it is the last attempt", async () => {
       const takes: Pick<TakenJob, "attempt" | "lastAttempt">[] = [];
       await queue.enqueue(job("flaky"));
