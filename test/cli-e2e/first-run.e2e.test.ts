@@ -8,7 +8,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
@@ -18,6 +17,7 @@ import { deliver, type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelServer } from "../fakes/model-fake-server.js";
+import { freePort } from "../helpers/free-port.js";
 import { ROOT, runGadfly } from "./run-gadfly.js";
 
 const TSX_LOADER = join(ROOT, "node_modules/tsx/dist/loader.mjs");
@@ -200,12 +200,3 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}

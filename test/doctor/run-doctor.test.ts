@@ -13,6 +13,7 @@ import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js"
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelServer } from "../fakes/model-fake-server.js";
+import { freePort } from "../helpers/free-port.js";
 import {
   postgresUnavailableReason,
   startTestPostgres,
@@ -58,15 +59,6 @@ afterAll(async () => {
     new Promise((resolve) => silent?.close(resolve)),
   ]);
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let configCount = 0;
 async function config(text: string): Promise<string> {
@@ -179,7 +171,7 @@ describe("gadfly doctor's checks", () => {
     expect(row(refused, "model:gpt-a").status).toBe("skip");
 
     const closed = await doctor({
-      configText: goodConfig({ openaiURL: `http://127.0.0.1:${await closedPort()}/v1` }),
+      configText: goodConfig({ openaiURL: `http://127.0.0.1:${await freePort()}/v1` }),
     });
     expect(row(closed, "provider:openai").detail).toContain("connection refused");
   });
@@ -242,7 +234,7 @@ describe("gadfly doctor's checks", () => {
     const report = await doctor({
       env: {
         ...env(),
-        GADFLY_DATABASE_URL: `postgres://gadfly:pg-pass-123@127.0.0.1:${await closedPort()}/gadfly`,
+        GADFLY_DATABASE_URL: `postgres://gadfly:pg-pass-123@127.0.0.1:${await freePort()}/gadfly`,
       },
     });
     expect(row(report, "database")).toMatchObject({ status: "fail" });

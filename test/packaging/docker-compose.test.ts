@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readScaleSettings } from "../../src/boot/read-scale-settings.js";
 import { createOperationsHandler, startOperationsServer } from "../../src/server/index.js";
+import { freePort } from "../helpers/free-port.js";
+import { healthcheckExitCode } from "./healthcheck-exit-code.js";
 import { type DockerStage, parseDockerfile } from "./parse-dockerfile.js";
 
 /*
@@ -171,14 +171,14 @@ describe("docker-compose.yml", () => {
       const port = await freePort();
       const server = await startOperationsServer(handler, { port, host: "127.0.0.1" });
       try {
-        expect(await exitCode(command.slice(1), port)).toBe(0);
+        expect(await healthcheckExitCode(command.slice(1), port)).toBe(0);
         ready = false;
-        if (path === "readyz") expect(await exitCode(command.slice(1), port)).toBe(1);
+        if (path === "readyz") expect(await healthcheckExitCode(command.slice(1), port)).toBe(1);
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
       }
-      expect(await exitCode(command.slice(1), port)).toBe(1);
+      expect(await healthcheckExitCode(command.slice(1), port)).toBe(1);
     },
   );
 
@@ -188,30 +188,3 @@ describe("docker-compose.yml", () => {
     expect(docs).toContain("docker compose up");
   });
 });
-
-/** The healthcheck's command (with this process's node), with PORT set as in the image. */
-function exitCode(command: readonly string[], port: number): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, command.slice(1), {
-      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-      stdio: "ignore",
-    });
-    child.on("error", reject);
-    child.on("close", resolve);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe: Server = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address !== null
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}

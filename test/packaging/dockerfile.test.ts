@@ -1,13 +1,13 @@
-import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { Probot, Server } from "probot";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../helpers/free-port.js";
 import { dockerIgnoreMatcher } from "./docker-ignore-matcher.js";
+import { healthcheckExitCode } from "./healthcheck-exit-code.js";
 import { parseCopyInstruction } from "./parse-copy-instruction.js";
 import { type DockerStage, parseDockerfile } from "./parse-dockerfile.js";
 
@@ -127,37 +127,10 @@ describe("Dockerfile", () => {
     });
     await server.start();
     try {
-      expect(await exitCode(command, port)).toBe(0);
+      expect(await healthcheckExitCode(command, port)).toBe(0);
     } finally {
       await server.stop();
     }
-    expect(await exitCode(command, port)).toBe(1);
+    expect(await healthcheckExitCode(command, port)).toBe(1);
   });
 });
-
-/** Runs the healthcheck's command (with this process's node) the way Docker would, with PORT set. */
-function exitCode(command: readonly string[], port: number): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, command.slice(1), {
-      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-      stdio: "ignore",
-    });
-    child.on("error", reject);
-    child.on("close", resolve);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address !== null
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
