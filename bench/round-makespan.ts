@@ -135,6 +135,7 @@ function plan(concurrency: number): ReviewPlan {
       maxTurns: 24,
       timeoutSeconds: 900,
       diffBudgetChars: 100_000,
+      debounceSeconds: 0,
     },
   };
 }

@@ -137,6 +137,7 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       installationClient: async (installationId) =>
         (await app.auth(installationId)) as GitHubClient,
       dependencies: () => dependencies(workerLog),
+      quietPeriod: { debounceSeconds: options.config.review.debounceSeconds, clock: options.clock },
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(options.onRound === undefined ? {} : { onRound: options.onRound }),
     }).then(

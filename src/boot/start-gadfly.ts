@@ -181,6 +181,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
         installationClient: async (installationId) =>
           (await probot.auth(installationId)) as GitHubClient,
         dependencies: async () => roundDependencies(services, await whoAmI(), workerLog),
+        quietPeriod: { debounceSeconds: config.review.debounceSeconds, clock: services.clock },
         metrics,
       });
       const server = await startOperationsServer(operations, {

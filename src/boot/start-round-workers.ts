@@ -9,6 +9,7 @@ import type { JobStopError, WorkQueue } from "../run/queue/index.js";
 import { createRoundJobHandler } from "../run/queue/index.js";
 import type { RunStore } from "../run/store/index.js";
 import type { GadflyMetrics } from "../server/index.js";
+import type { Clock } from "../time/index.js";
 
 export interface RoundWorkersOptions {
   queue: WorkQueue;
@@ -23,6 +24,11 @@ export interface RoundWorkersOptions {
   metrics?: Pick<GadflyMetrics, "round">;
   /** Every round run here, settled when it ends: for tests and shutdown. */
   onRound?: (done: Promise<void>) => void;
+  /**
+   * A push's quiet period (`review.debounceSeconds`): a round still waiting for pushes to
+   * settle when the process stopped waits out the rest of it. None: resumed at once.
+   */
+  quietPeriod?: { debounceSeconds: number; clock: Pick<Clock, "now"> };
   /** Runs one round; `runRoundJob` (tests pass their own). */
   runJob?: typeof runRoundJob;
 }
@@ -78,7 +84,14 @@ export async function startRoundWorkers(options: RoundWorkersOptions): Promise<n
     },
   });
   await options.queue.work(handler, { concurrency: options.concurrency });
-  return resumeUnfinishedRounds(store, options.queue);
+  const quiet = options.quietPeriod;
+  return resumeUnfinishedRounds(
+    store,
+    options.queue,
+    quiet === undefined
+      ? undefined
+      : { debounceMs: quiet.debounceSeconds * 1000, now: quiet.clock.now() },
+  );
 }
 
 function stopReasonOf(stop: JobStopError): StopReason {

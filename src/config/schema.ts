@@ -121,6 +121,11 @@ export const ReviewConfig = z.strictObject({
   timeoutSeconds: z.number().int().min(1).max(7200).default(900),
   /** Characters of diff put in each reviewer's prompt; files beyond it are listed, never cut. */
   diffBudgetChars: z.number().int().min(1000).max(2_000_000).default(120_000),
+  /**
+   * A push's round waits this long for a newer push to the same pull request, so a burst of
+   * pushes is reviewed once, at its last head. 0 starts at once. Comments and re-runs never wait.
+   */
+  debounceSeconds: z.number().int().min(0).max(3600).default(30),
 });
 export type ReviewConfig = z.infer<typeof ReviewConfig>;
 

@@ -130,10 +130,14 @@ async function runRegistered(
   });
   let status = queuedStatus(prepared, skip, deps.clock.now());
   let checkRunId = round.artifacts.checkRunId;
+  // With a quiet period, the push that superseded this round posted its own waiting board at
+  // once: this round's last edits would hide it, so the board is left to the newer round.
+  const boardHandedOn = async () =>
+    deps.config.review.debounceSeconds > 0 && (await stop.settled())?.kind === "superseded";
   const board = createStatusBoardWriter(octokit, {
     round,
     render,
-    holding: stop.holding,
+    holding: async () => !(await boardHandedOn()) && (await stop.holding()),
     deps,
     fields,
   });

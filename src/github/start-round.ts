@@ -4,6 +4,7 @@ import type { RoundTrigger } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type LoadedRepoConfig, loadRepoConfig, REPO_CONFIG_PATH } from "./load-repo-config.js";
+import { postWaitingBoard } from "./post-waiting-board.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
 
@@ -27,6 +28,10 @@ export type StartOutcome =
  * worker is free: the repo's config (from the default branch) may turn
  * pushes off or skip drafts; a trigger for a SHA whose round is queued or
  * running joins it; a newer SHA cancels the older round wherever it runs.
+ * A push's round waits `review.debounceSeconds` on the queue (its board says
+ * so at once), so a burst of pushes supersedes its own waiting rounds and is
+ * reviewed once; a comment or re-run does not wait, and joining a waiting
+ * round starts it now.
  */
 export async function startRound(
   octokit: GitHubClient,
@@ -46,7 +51,7 @@ export async function startRound(
     if (request.draft && !repoConfig.config.drafts)
       return { kind: "skipped", reason: "draft pull request" };
   }
-  const { issues } = planReview(deps.config, repoConfig, deps.lenses);
+  const { plan, lenses, issues } = planReview(deps.config, repoConfig, deps.lenses);
   if (issues.length > 0) await postConfigNotice(octokit, request, deps, issues);
 
   const started = await deps.store.startRound({
@@ -58,9 +63,24 @@ export async function startRound(
   });
   const reason = supersededReason(request.headSha);
   for (const old of started.superseded) await deps.queue.cancel(old.id, reason);
+  const delayMs = request.trigger.kind === "push" ? deps.config.review.debounceSeconds * 1000 : 0;
   // Enqueueing is idempotent: a joined round whose job was lost (a receiver died
-  // between the two writes) gets its job back here.
-  await deps.queue.enqueue({ roundId: started.round.id, installationId: request.installationId });
+  // between the two writes) gets its job back here, and a shorter delay starts it sooner.
+  await deps.queue.enqueue(
+    { roundId: started.round.id, installationId: request.installationId },
+    { delayMs },
+  );
+  const { round } = started;
+  // Not yet taken and no board of its own: a redelivery after a failed post posts it again.
+  if (
+    delayMs > 0 &&
+    round.state === "queued" &&
+    round.attempts === 0 &&
+    round.artifacts.statusCommentId === undefined
+  ) {
+    const startsAt = new Date(deps.clock.now() + delayMs);
+    await postWaitingBoard(octokit, { round, plan, lenses }, startsAt, deps);
+  }
   if (!started.created) return { kind: "joined", roundId: started.round.id };
   return { kind: "started", roundId: started.round.id };
 }

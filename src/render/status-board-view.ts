@@ -11,6 +11,8 @@ export interface StatusBoardView {
   round: number;
   headSha: string;
   resumed: boolean;
+  /** While the round waits for pushes to settle: when it starts, formatted. */
+  settlingUntil: string | null;
   supersededBy: string | null;
   failure: string | null;
   updatedAt: string;
@@ -65,6 +67,7 @@ export function statusBoardView(
     round: status.round,
     headSha: shortSha(status.headSha),
     resumed: status.resumed ?? false,
+    settlingUntil: status.settling === undefined ? null : formatTimestamp(status.settling.startsAt),
     supersededBy: status.supersededBy === undefined ? null : shortSha(status.supersededBy),
     failure: status.failure ?? null,
     updatedAt: formatTimestamp(status.updatedAt),

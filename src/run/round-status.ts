@@ -73,6 +73,8 @@ export interface RoundStatus {
   supersededBy?: string;
   /** Set when the round was resumed after a restart. */
   resumed?: boolean;
+  /** Set while a push's round waits for pushes to settle: it starts then unless a newer push comes. */
+  settling?: { startsAt: Date };
   /** Known once the snapshot is taken; listed when the round ends. */
   notReviewed: NotReviewed[];
   /** True once every reviewer has finished (or the round ended early). */

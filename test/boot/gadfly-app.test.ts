@@ -36,12 +36,12 @@ let url = "";
 /** Records jobs; `failNextEnqueue` makes the next enqueue fail, as a queue outage would. */
 class FlakyQueue extends RecordingQueue {
   failNextEnqueue = false;
-  override async enqueue(job: Parameters<RecordingQueue["enqueue"]>[0]): Promise<boolean> {
+  override async enqueue(...args: Parameters<RecordingQueue["enqueue"]>): Promise<boolean> {
     if (this.failNextEnqueue) {
       this.failNextEnqueue = false;
       throw new Error("queue unavailable");
     }
-    return super.enqueue(job);
+    return super.enqueue(...args);
   }
 }
 const queue = new FlakyQueue();
@@ -127,7 +127,15 @@ it("as a receiver only, records the round and queues it without running it", asy
   const [job] = queue.enqueued;
   expect((await store.findRound(job?.roundId ?? ""))?.state).toBe("queued");
   expect(github.checkRuns(pr.headSha)).toEqual([]);
-  expect(github.comments(pr)).toEqual([]);
+  // The default quiet period: the job waits 30 s, and the board says so at once.
+  expect(queue.delays).toEqual([{ roundId: job?.roundId, delayMs: 30_000 }]);
+  const comments = github.comments(pr);
+  expect(comments).toHaveLength(1);
+  expect(comments[0]?.body).toContain("<!-- gadfly-status-board -->");
+  expect(comments[0]?.body).toContain("Waiting for pushes to settle");
+  expect((await store.findRound(job?.roundId ?? ""))?.artifacts.statusCommentId).toBe(
+    comments[0]?.id,
+  );
   const metrics = await (await fetch(`${url}/metrics`)).text();
   expect(metrics).toContain('gadfly_queue_jobs{state="queued"} 1');
 });

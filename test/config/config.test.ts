@@ -62,6 +62,7 @@ describe("loadAppConfig", () => {
       maxTurns: 24,
       timeoutSeconds: 900,
       diffBudgetChars: 120_000,
+      debounceSeconds: 30,
     });
   });
 
@@ -94,6 +95,21 @@ describe("AppConfig validation names the field", () => {
       "a zero concurrency",
       appYaml.replace("concurrency: 4", "concurrency: 0"),
       "review.concurrency",
+    ],
+    [
+      "a negative debounce",
+      appYaml.replace("concurrency: 4", "concurrency: 4\n  debounceSeconds: -1"),
+      "review.debounceSeconds",
+    ],
+    [
+      "a fractional debounce",
+      appYaml.replace("concurrency: 4", "concurrency: 4\n  debounceSeconds: 1.5"),
+      "review.debounceSeconds",
+    ],
+    [
+      "a debounce over an hour",
+      appYaml.replace("concurrency: 4", "concurrency: 4\n  debounceSeconds: 3601"),
+      "review.debounceSeconds",
     ],
     [
       "a model of an unknown provider",

@@ -105,6 +105,7 @@ describe("fork pull requests and agent CLIs", { timeout: 60_000 }, () => {
         "  concurrency: 8",
         "  maxTurns: 6",
         "  timeoutSeconds: 60",
+        "  debounceSeconds: 0",
         "sandbox:",
         "  isolation: none",
         "",

@@ -46,6 +46,7 @@ export async function startStack(
   const dir = await mkdtemp(join(tmpdir(), "gadfly-e2e-"));
   const configPath = join(dir, "gadfly.config.yml");
   const models = options.models ?? MODELS;
+  const review = options.review ?? "  concurrency: 8\n  maxTurns: 6\n  timeoutSeconds: 60";
   await writeFile(
     configPath,
     [
@@ -60,7 +61,8 @@ export async function startStack(
       "models:",
       ...models.map((model) => `  - { id: "${model.id}", provider: ${model.provider} }`),
       "review:",
-      options.review ?? "  concurrency: 8\n  maxTurns: 6\n  timeoutSeconds: 60",
+      // A push's round starts at once, as the e2e tests expect; a test of the quiet period sets it.
+      review.includes("debounceSeconds") ? review : `${review}\n  debounceSeconds: 0`,
       "",
     ].join("\n"),
   );

@@ -124,6 +124,7 @@ describe.skipIf(unavailable !== null)(
           "  concurrency: 4",
           "  maxTurns: 6",
           "  timeoutSeconds: 60",
+          "  debounceSeconds: 0",
           "",
         ].join("\n"),
       );

@@ -50,3 +50,32 @@ it("queues every unfinished round again, once, and leaves ended ones alone", asy
   expect(await resumeUnfinishedRounds(store, queue)).toBe(0);
   expect(queue.enqueued).toHaveLength(2);
 });
+
+it("lets a push's round that was still waiting for pushes to settle wait out only the rest", async () => {
+  const waiting = await round(1, 10);
+  const running = await round(2, 10);
+  await store.markRoundRunning(running.id);
+  const { round: asked } = await store.startRound({
+    repo: { owner: "octo-org", repo: "api" },
+    installationId: 10,
+    pullNumber: 3,
+    headSha: "sha-3",
+    trigger: { kind: "comment", deliveryId: "d-3", actor: "alice" },
+  });
+  const queue = new RecordingQueue();
+  const now = waiting.createdAt.getTime() + 12_000;
+
+  await resumeUnfinishedRounds(store, queue, { debounceMs: 30_000, now });
+  expect(queue.delays).toEqual(
+    expect.arrayContaining([
+      { roundId: waiting.id, delayMs: 18_000 },
+      // Taken before the restart: its quiet period is over, it resumes at once.
+      { roundId: running.id, delayMs: 0 },
+      { roundId: asked.id, delayMs: 0 },
+    ]),
+  );
+  // Past its quiet period while the process was down: at once.
+  const later = new RecordingQueue();
+  await resumeUnfinishedRounds(store, later, { debounceMs: 30_000, now: now + 60_000 });
+  expect(later.delays.find((entry) => entry.roundId === waiting.id)?.delayMs).toBe(0);
+});

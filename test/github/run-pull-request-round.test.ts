@@ -56,7 +56,7 @@ let release: ReturnType<typeof deferred>;
 const config = AppConfig.parse({
   providers: [{ name: "local", type: "ollama" }],
   models: [{ id: "m1", provider: "local" }],
-  review: { lenses: ["security"], verify: false },
+  review: { lenses: ["security"], verify: false, debounceSeconds: 0 },
 });
 
 function heldModel(): ChatModel {
@@ -82,11 +82,11 @@ function heldModel(): ChatModel {
   };
 }
 
-function run(): Promise<void> {
+function run(appConfig: AppConfig = config): Promise<void> {
   const deps = roundDependencies(
     { store, dataDir: temporary.directory },
     {
-      config,
+      config: appConfig,
       limiter: createReviewerLimiter(2),
       registry,
       lenses,
@@ -203,6 +203,30 @@ describe("runPullRequestRound stopped from outside", () => {
     expect(check?.output.title).toBe("Superseded by bbb2220");
     expect((await store.findRound(round.id))?.supersededBy).toBe(NEWER);
     expect(own(BOARD)[0]?.body).toContain("Superseded by a newer push");
+  });
+
+  it("leaves the board to the newer push's waiting round when pushes are debounced", async () => {
+    const debounced = AppConfig.parse({
+      providers: [{ name: "local", type: "ollama" }],
+      models: [{ id: "m1", provider: "local" }],
+      review: { lenses: ["security"], verify: false, debounceSeconds: 30 },
+    });
+    const running = run(debounced);
+    await arrived.promise;
+    await eventually("the board shows the round running", () =>
+      (own(BOARD)[0]?.body ?? "").includes("running"),
+    );
+    const writes = () =>
+      github.requests({ method: "PATCH", path: "/repos/*/*/issues/comments/*" }).length;
+    const before = writes();
+    await store.supersedeRounds(round.repo, round.pullNumber, NEWER);
+    registry.stop(round.id, { kind: "cancelled", reason: "superseded by bbb2220" });
+    await running;
+
+    // The check still ends cancelled; the board, already the newer round's, is not touched.
+    expect(github.checkRuns(pr.headSha)[0]?.output.title).toBe("Superseded by bbb2220");
+    expect(writes()).toBe(before);
+    expect(own(BOARD)[0]?.body).not.toContain("Superseded by a newer push");
   });
 
   it("writes nothing, and counts no attempt, for a round stopped by a shutdown before it began", async () => {

@@ -10,7 +10,7 @@ export const silentLog: RoundLog = { info() {}, warn() {}, error() {} };
 
 /**
  * A round's dependencies for a test: the store and the data directory it names, and
- * the rest defaulted (one Ollama model `m`, no lenses, a queue that only records, a fresh
+ * the rest defaulted (one Ollama model `m`, no lenses, no push debounce, a queue that only records, a fresh
  * registry, the system clock, board edits unthrottled, a silent log), each overridable.
  */
 export function roundDependencies(
@@ -21,6 +21,8 @@ export function roundDependencies(
     config: AppConfig.parse({
       providers: [{ name: "local", type: "ollama" }],
       models: [{ id: "m", provider: "local" }],
+      // Rounds start at once, as before the quiet period existed; a test of it sets its own.
+      review: { debounceSeconds: 0 },
     }),
     env: {},
     queue: new RecordingQueue(),

@@ -97,6 +97,7 @@ beforeAll(async () => {
         maxTurns: 2,
         timeoutSeconds: 60,
         diffBudgetChars: 10_000,
+        debounceSeconds: 0,
       },
     },
     providers: SECRET_PROVIDERS,

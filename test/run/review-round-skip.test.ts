@@ -44,6 +44,7 @@ const plan: ReviewPlan = {
     maxTurns: 4,
     timeoutSeconds: 60,
     diffBudgetChars: 10_000,
+    debounceSeconds: 0,
   },
 };
 

@@ -35,6 +35,7 @@ function plan(overrides: Partial<ReviewPlan["review"]> = {}): ReviewPlan {
       maxTurns: 4,
       timeoutSeconds: 60,
       diffBudgetChars: 10_000,
+      debounceSeconds: 0,
       ...overrides,
     },
   };

@@ -1,0 +1,50 @@
+import type { LensDefinition } from "../agent/index.js";
+import type { ReviewPlan } from "../config/index.js";
+import type { RenderOptions } from "../render/index.js";
+import type { RoundStatus } from "../run/index.js";
+import type { StoredRound } from "../run/store/index.js";
+import type { GitHubClient } from "./github-client.js";
+import { publishStatusBoard } from "./publish-status-board.js";
+import type { RoundDependencies } from "./run-pull-request-round.js";
+
+/**
+ * The board of a push's round that waits for pushes to settle, posted by the
+ * receiver at once so the author sees the push was noticed: every reviewer
+ * queued and when the review starts. Its id is stored with the round, so the
+ * worker that runs the round later edits this comment. A GitHub error is thrown
+ * (the delivery is answered 500 and redelivered; the round is already queued).
+ */
+export async function postWaitingBoard(
+  octokit: GitHubClient,
+  waiting: { round: StoredRound; plan: ReviewPlan; lenses: readonly LensDefinition[] },
+  startsAt: Date,
+  deps: Pick<RoundDependencies, "store" | "clock" | "botLogin">,
+): Promise<void> {
+  const { round, plan } = waiting;
+  const status: RoundStatus = {
+    headSha: round.headSha,
+    round: round.number,
+    updatedAt: new Date(deps.clock.now()),
+    reviewers: plan.models.map((model) => ({
+      model: model.id,
+      provider: model.provider,
+      lenses: plan.lenses.map((lens) => ({ lens, state: "queued" as const })),
+    })),
+    notReviewed: [],
+    finished: false,
+    settling: { startsAt },
+  };
+  const render: RenderOptions = {
+    lenses: Object.fromEntries(
+      waiting.lenses.map((lens) => [lens.id, { title: lens.title, emoji: lens.emoji }]),
+    ),
+  };
+  const id = await publishStatusBoard(
+    octokit,
+    { repo: round.repo, pullNumber: round.pullNumber, botLogin: deps.botLogin },
+    status,
+    render,
+    undefined,
+  );
+  await deps.store.setArtifacts(round.id, { statusCommentId: id });
+}
