@@ -99,7 +99,7 @@ describe("action.yml", () => {
     expect(save.uses).toBe("actions/cache/save@v4");
     for (const cache of [restore, save]) {
       expect(cache.with?.path).toMatch(
-        /^\$\{\{ github\.action_path \}\}\/node_modules\n\$\{\{ github\.action_path \}\}\/dist\n$/,
+        /^\$\{\{ steps\.install-key\.outputs\.directory \}\}\/node_modules\n\$\{\{ steps\.install-key\.outputs\.directory \}\}\/dist\n$/,
       );
       expect(cache.with?.key).toMatch(/^\$\{\{ steps\.install-key\.outputs\.key \}\}$/);
     }
