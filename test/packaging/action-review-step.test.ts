@@ -6,8 +6,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitRepository, type GitRepository } from "../cli/git-repository.js";
 import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
-import type { FakeReply } from "../fakes/model-script.js";
 import { actionDefinition } from "./action-definition.js";
+import { scriptTokenReviewer } from "./script-token-reviewer.js";
 
 // The action's Review step alone, run by bash as a runner would, with this checkout as the
 // action's directory and its CLI run from source (tsx): checks the script itself (arguments,
@@ -19,16 +19,6 @@ const KEY = "ollama-action-key-77";
 const action = actionDefinition(ROOT);
 const reviewStep = action.runs.steps.find((step) => step.name === "Review");
 
-const FINDING = {
-  file: "src/token.ts",
-  line: 2,
-  end_line: 2,
-  severity: "high",
-  confidence: "high",
-  title: "Token from Math.random",
-  body: "Use crypto.randomBytes.",
-};
-
 let sandbox: string;
 let repository: GitRepository;
 let ollama: FakeOllamaServer;
@@ -37,13 +27,7 @@ beforeAll(async () => {
   sandbox = await mkdtemp(join(tmpdir(), "gadfly-action-step-"));
 
   ollama = await startFakeOllamaServer({ apiKey: KEY });
-  ollama.script("glm-test", (request): FakeReply => {
-    if (request.messages.length === 2)
-      return { toolCalls: [{ name: "read_file", arguments: { path: "src/token.ts" } }] };
-    return {
-      text: `Checked.\n\nVERDICT: Significant issues\n\`\`\`gadfly-findings\n${JSON.stringify([FINDING])}\n\`\`\``,
-    };
-  });
+  scriptTokenReviewer(ollama);
 
   // The checkout the action makes: the base branch in the working tree, the pull request's
   // commits only under refs/gadfly/pull-head, origin/main as fetched.

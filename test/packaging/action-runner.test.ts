@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import {
   chmod,
   copyFile,
@@ -20,8 +20,9 @@ import { createGitRepository, type GitRepository } from "../cli/git-repository.j
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import type { FakeReply } from "../fakes/model-script.js";
+import { runProcess } from "../helpers/run-process.js";
 import { type ActionRun, runCompositeAction } from "./run-composite-action.js";
-import { runProcess } from "./run-process.js";
+import { scriptTokenReviewer } from "./script-token-reviewer.js";
 
 // action.yml run end to end the way a runner runs it, with no GitHub and no network but
 // 127.0.0.1: its github-script steps against the fake GitHub, its bash steps for real (git
@@ -40,16 +41,6 @@ const OWNER = "Codertocat";
 const REPO = "Hello-World";
 const NUMBER = 2;
 const BOT = "github-actions[bot]";
-
-const FINDING = {
-  file: "src/token.ts",
-  line: 2,
-  end_line: 2,
-  severity: "high",
-  confidence: "high",
-  title: "Token from Math.random",
-  body: "Use crypto.randomBytes.",
-};
 
 let root: string;
 /** The action's files, pristine: each job gets its own copy, as each runner downloads it. */
@@ -170,7 +161,9 @@ async function copyActionFiles(to: string): Promise<void> {
     { cwd: ROOT, encoding: "utf8" },
   )
     .split("\0")
-    .filter((path) => path !== "" && existsSync(join(ROOT, path)));
+    .filter(
+      (path) => path !== "" && existsSync(join(ROOT, path)) && lstatSync(join(ROOT, path)).isFile(),
+    );
   for (const path of tracked) {
     await mkdir(dirname(join(to, path)), { recursive: true });
     await copyFile(join(ROOT, path), join(to, path));
@@ -293,13 +286,7 @@ beforeAll(async () => {
   await Promise.all([chmod(join(standins, "npm"), 0o755), chmod(join(standins, "npx"), 0o755)]);
 
   ollama = await startFakeOllamaServer({ apiKey: KEY });
-  ollama.script("glm-test", (request): FakeReply => {
-    if (request.messages.length === 2)
-      return { toolCalls: [{ name: "read_file", arguments: { path: "src/token.ts" } }] };
-    return {
-      text: `Checked.\n\nVERDICT: Significant issues\n\`\`\`gadfly-findings\n${JSON.stringify([FINDING])}\n\`\`\``,
-    };
-  });
+  scriptTokenReviewer(ollama);
   attacker = await startFakeOllamaServer({});
   attacker.script("glm-test", (): FakeReply => ({ text: "VERDICT: No material issues found" }));
 

@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "yaml";
+import { type ProcessResult, runProcess } from "../helpers/run-process.js";
 import type { ActionDefinition, ActionStep } from "./action-definition.js";
 import {
   type ExpressionContext,
@@ -12,7 +13,6 @@ import {
   truthy,
 } from "./evaluate-expression.js";
 import { readFileCommands } from "./read-file-commands.js";
-import { type ProcessResult, runProcess } from "./run-process.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
