@@ -39,6 +39,7 @@ export async function runDoctorCommand(
     configPath,
     privateKey,
     receivesWebhooks: (env.GADFLY_ROLE ?? "").trim() !== "worker",
+    runsRounds: (env.GADFLY_ROLE ?? "").trim() !== "web",
     ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
   });
   // The keys the config names are secrets too, when the config can be read at all.

@@ -223,6 +223,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       configPath: env.GADFLY_CONFIG ?? "gadfly.config.yml",
       privateKey,
       receivesWebhooks: settings.role !== "worker",
+      runsRounds: settings.role !== "web",
       config,
       isolation: agentIsolation,
       checkGitHub: false,

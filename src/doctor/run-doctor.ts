@@ -23,6 +23,8 @@ export interface DoctorInputs {
   privateKey: string | null;
   /** A worker receives no webhook: its secret is not checked. */
   receivesWebhooks: boolean;
+  /** A web process (GADFLY_ROLE=web) runs no reviewer: keys and providers are not its concern. */
+  runsRounds?: boolean;
   timeoutMs?: number;
   now?: () => number;
   fetch?: typeof fetch;
@@ -59,7 +61,7 @@ export async function runDoctor(inputs: DoctorInputs): Promise<DoctorReport> {
   const fetchOption = inputs.fetch === undefined ? {} : { fetch: inputs.fetch };
   const databaseUrl = (env.GADFLY_DATABASE_URL ?? "").trim();
   const [providers, github, dataDir, database, isolation] = await Promise.all([
-    config === null
+    config === null || inputs.runsRounds === false
       ? Promise.resolve([] as DoctorCheck[])
       : checkProviders(config, { env, timeoutMs, ...fetchOption }),
     inputs.checkGitHub === false
@@ -94,7 +96,16 @@ export async function runDoctor(inputs: DoctorInputs): Promise<DoctorReport> {
     loaded.check,
     ...(config === null
       ? [doctorCheck("providers", "providers and models", "skip", "needs a valid config")]
-      : [...checkKeys(config, env), ...providers]),
+      : inputs.runsRounds === false
+        ? [
+            doctorCheck(
+              "providers",
+              "providers and models",
+              "skip",
+              "a web process runs no reviewer: the workers need the keys",
+            ),
+          ]
+        : [...checkKeys(config, env), ...providers]),
     ...github,
     checkWebhookSecret(env, inputs.receivesWebhooks),
     dataDir,

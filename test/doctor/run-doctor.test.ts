@@ -222,6 +222,14 @@ describe("gadfly doctor's checks", () => {
     expect(row(worker, "webhook-secret").status).toBe("skip");
   });
 
+  it("leaves keys and providers out for a web process, which runs no reviewer", async () => {
+    const { DOCTOR_OPENAI_KEY: _key, ...withoutKey } = env();
+    const report = await doctor({ env: withoutKey, runsRounds: false });
+    expect(report.checks.filter((check) => /^(key|provider|model):/.test(check.id))).toEqual([]);
+    expect(row(report, "providers").status).toBe("skip");
+    expect(report.ok).toBe(true);
+  });
+
   it("fails a data directory that cannot be created", async () => {
     const file = join(dir, "a-file");
     await writeFile(file, "");
