@@ -119,7 +119,11 @@ function looselyEqual(left: ExpressionValue, right: ExpressionValue): boolean {
   if (typeof left === "string" && typeof right === "string") {
     return left.toLowerCase() === right.toLowerCase();
   }
-  if (typeof left === "object" || typeof right === "object") {
+  // Objects and arrays are equal only to themselves; null is a primitive here (it coerces to 0).
+  if (
+    (left !== null && typeof left === "object") ||
+    (right !== null && typeof right === "object")
+  ) {
     return left === right;
   }
   if (typeof left === typeof right) return left === right;
