@@ -74,7 +74,7 @@ export async function runInit(options: InitCommandOptions, io: InitIo): Promise<
     [
       `wrote ${shown(configPath)} (${providers.map((provider) => provider.id).join(", ")}) and ${shown(envPath)}`,
       "next:",
-      `  1. copy ${shown(envPath)} to .env next to where you run Gadfly and fill in the keys (never commit .env)`,
+      `  1. set the keys ${shown(envPath)} lists: in .env where npm start runs (setup mode writes the App's three there itself; never commit .env), or exported in your shell for gadfly review`,
       `  2. adjust the models in ${shown(configPath)}`,
       `  3. check everything: gadfly doctor${options.configPath === null ? "" : ` --config ${shown(configPath)}`}`,
       "",

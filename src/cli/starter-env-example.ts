@@ -13,8 +13,9 @@ export function starterEnvExample(providers: readonly StarterProvider[]): string
     }
   }
   return [
-    "# Gadfly's environment, written by `gadfly init`. Copy it to .env and fill it in;",
-    "# .env holds secrets: keep it out of git. `npm start` and `gadfly doctor` read it.",
+    "# Gadfly's environment, written by `gadfly init`. Put what you need of it into .env and",
+    "# fill it in (setup mode writes the App's three itself). .env holds secrets: keep it out",
+    "# of git. `npm start` and `gadfly doctor` read it; `gadfly review` reads the environment.",
     "",
     "# --- The GitHub App: `npm start` with APP_ID empty registers it and writes these three. ---",
     '# The App\'s id: "App ID" on its settings page (GitHub → Settings → Developer settings → GitHub Apps).',
