@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -90,6 +91,29 @@ describe("action.yml", () => {
     expect(checkout?.with?.["fetch-depth"]).toBe(0);
     // The base branch is checked out, never the pull request's head.
     expect(checkout?.with?.ref).toMatch(/^\$\{\{ steps\.target\.outputs\.base-sha \}\}$/);
+  });
+
+  it("keys the cached dist/ on what the build reads: the install builds it through prepare", () => {
+    // The install step relies on `npm ci` running prepare to compile src/ (dist/ is not
+    // committed); the key step hashes the files that build reads. If either changes, both must.
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.prepare).toBe("tsc -p tsconfig.build.json");
+    const build = JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")) as {
+      extends: string;
+      include: string[];
+    };
+    expect(build).toMatchObject({ extends: "./tsconfig.json", include: ["src"] });
+    expect(readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n")).toContain("dist/");
+    const key = step("Compute the install's cache key").run ?? "";
+    expect(key).toContain(
+      'const files = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json"];',
+    );
+    expect(key).toContain('readdirSync("src", { recursive: true, withFileTypes: true })');
+    expect(key).toMatch(
+      /key=gadfly-action-\$\{RUNNER_OS\}-\$\{RUNNER_ARCH\}-node\$\(node --version\)-/,
+    );
   });
 
   it("caches node_modules and dist/ under one key, restored before the install and saved after it", () => {
