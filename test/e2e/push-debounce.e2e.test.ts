@@ -21,7 +21,8 @@ import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 /*
  * The quiet period at process level: `review.debounceSeconds: 5`, the real app, the fake GitHub
  * and the fake models. Five pushes within a second are one round at the last head; a
- * `@gadfly review` during the quiet period starts the round at once.
+ * `@gadfly review` during the quiet period starts the round at once; a SIGKILL during the quiet
+ * period loses nothing.
  */
 
 const REPO = { owner: "octo-org", repo: "settle" };
@@ -57,7 +58,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     stack = await startStack({
       review: `  concurrency: 8\n  maxTurns: 6\n  timeoutSeconds: 60\n  debounceSeconds: ${DEBOUNCE_MS / 1000}`,
     });
-    router = routeReviews(stack, { "[burst]": {}, "[asked]": {} });
+    router = routeReviews(stack, { "[burst]": {}, "[asked]": {}, "[restart]": {} });
     stack.github.addRepo({
       owner: REPO.owner,
       name: REPO.repo,
@@ -174,5 +175,31 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS));
     expect(github.checkRuns(pr.headSha)).toHaveLength(1);
     expect(callsPerModel("[asked]")).toEqual(new Map(MODELS.map((model) => [model.id, 1])));
+  });
+
+  it("runs the round after a SIGKILL during the quiet period, once, not before it ends", async () => {
+    const { github } = stack;
+    const pr = github.addPullRequest({
+      ...REPO,
+      title: "Pushed, then the app died [restart]",
+      files: [{ path: "src/restart.js", base: "a\n", head: "b\n" }],
+    });
+    const pushedAt = Date.now();
+    await deliver(app.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
+    await waitFor(
+      () => (own(pr, MARKERS.statusBoard)[0]?.body ?? "").includes("Waiting for pushes to settle"),
+      2_000,
+    );
+    expect(await app.stop("SIGKILL")).toBeNull();
+    app = await startApp(stack);
+
+    await waitFor(() => github.checkRuns(pr.headSha).length > 0, DEBOUNCE_MS + 20_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(pushedAt + DEBOUNCE_MS);
+    await waitFor(() => completed(pr.headSha).length === 1, 30_000);
+    expect(github.checkRuns(pr.headSha)).toHaveLength(1);
+    expect(callsPerModel("[restart]")).toEqual(new Map(MODELS.map((model) => [model.id, 1])));
+    // The board the receiver posted before the kill is the one the round finished in.
+    expect(own(pr, MARKERS.statusBoard)).toHaveLength(1);
+    expect(own(pr, MARKERS.statusBoard)[0]?.body).toContain("Every changed file was reviewed.");
   });
 });
