@@ -2,7 +2,7 @@ import type { LensReport } from "../agent/index.js";
 import { applyChallenges, type ChallengeResult } from "./apply-challenges.js";
 import { clusterFindings } from "./cluster-findings.js";
 import { compareRounds } from "./compare-rounds.js";
-import type { Consensus, ModelSummary, PreviousFinding } from "./consensus.js";
+import type { CarriedFinding, Consensus, ModelSummary, PreviousFinding } from "./consensus.js";
 import type { Finding } from "./finding.js";
 import { rankClusters } from "./rank-clusters.js";
 import { modelVerdict, overallVerdict } from "./verdict.js";
@@ -21,6 +21,8 @@ export interface BuildConsensusInput {
   round?: number;
   /** Answers of the round's cross-examination, folded into the clusters (applyChallenges). */
   challenges?: readonly ChallengeResult[];
+  /** An incremental round's previous findings kept open when nobody reports them (compareRounds). */
+  carry?: readonly CarriedFinding[];
 }
 
 /** Configured ones in their order, then any others by id. */
@@ -83,8 +85,10 @@ export function buildConsensus(input: BuildConsensusInput): Consensus {
           previousHeadSha: input.previous.headSha,
           previous: input.previous.findings,
           clusters: clustered,
+          ...(input.carry === undefined ? {} : { carry: input.carry }),
         });
-  const clusters = compared?.clusters ?? clustered;
+  // Carried findings rank among this round's: an agreed high stays at the top of the comment.
+  const clusters = compared === null ? clustered : rankClusters(compared.clusters);
   return {
     models,
     modelCount: models.filter((summary) => summary.verdict !== null).length,

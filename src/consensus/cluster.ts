@@ -20,4 +20,10 @@ export interface Cluster {
   confirmedBy?: string[];
   /** Refuted by a majority of the models that answered its challenge. */
   disputed?: boolean;
+  /**
+   * Set on a finding of an earlier round that an incremental round did not report again and
+   * carried as still open: the push left its lines alone, or a re-check found it still there
+   * (`recheck`: "confirmed"; "unsure" when the re-check could not tell).
+   */
+  carried?: { since: number; recheck?: "confirmed" | "unsure" };
 }

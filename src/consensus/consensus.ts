@@ -40,6 +40,17 @@ export interface PreviousFindingDetail {
   since?: number;
 }
 
+/**
+ * An earlier round's finding an incremental round carries when nobody reports it again: where
+ * its lines are at this head, and, when the push touched them, what the re-check said.
+ */
+export interface CarriedFinding {
+  fingerprint: string;
+  line: number;
+  endLine: number;
+  recheck?: "confirmed" | "unsure";
+}
+
 export interface RoundComparison {
   /** This round's number (2 or more when there is a comparison). */
   round: number;

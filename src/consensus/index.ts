@@ -9,6 +9,7 @@ export {
 export { buildConsensus } from "./build-consensus.js";
 export type { Cluster } from "./cluster.js";
 export type {
+  CarriedFinding,
   Consensus,
   ModelSummary,
   PreviousFinding,

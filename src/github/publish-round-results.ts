@@ -113,12 +113,22 @@ export async function publishRoundResults(
   }
   await deps.store.saveFingerprints(
     round.id,
+    // The detail lets a later incremental round carry a finding nobody reports again.
     consensus.clusters.map((cluster) => ({
       fingerprint: cluster.fingerprint,
       title: cluster.representative.title,
       file: cluster.representative.file,
       line: cluster.representative.line,
       severity: cluster.severity,
+      detail: {
+        endLine: cluster.representative.endLine,
+        models: cluster.models,
+        ...(cluster.confirmedBy === undefined ? {} : { confirmedBy: cluster.confirmedBy }),
+        lens: cluster.representative.lens,
+        confidence: cluster.representative.confidence,
+        body: cluster.representative.body,
+        ...(cluster.carried === undefined ? {} : { since: cluster.carried.since }),
+      },
     })),
   );
   await completeCheckRun(

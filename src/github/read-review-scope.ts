@@ -60,6 +60,7 @@ export async function readReviewScope(
   if (listed.length >= MAX_COMPARED_FILES) return { kind: "full", reason: "too-large" };
   const whole = new Map(input.pullFiles.map((file) => [file.path, file]));
   const files: DiffFile[] = [];
+  const wholePatch: string[] = [];
   for (const entry of listed) {
     const pullFile = whole.get(entry.filename);
     if (pullFile === undefined) continue;
@@ -74,7 +75,13 @@ export async function readReviewScope(
       );
     } else {
       files.push(pullFile);
+      wholePatch.push(pullFile.path);
     }
   }
-  return { kind: "incremental", since: input.previousHeadSha, files };
+  return {
+    kind: "incremental",
+    since: input.previousHeadSha,
+    files,
+    ...(wholePatch.length === 0 ? {} : { wholePatch }),
+  };
 }

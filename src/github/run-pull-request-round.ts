@@ -6,7 +6,13 @@ import type { AppConfig, ReviewPlan } from "../config/index.js";
 import type { ModelFactory } from "../llm/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { failedCheck } from "../render/index.js";
-import type { LensStatus, ReviewerLimiter, RoundStatus } from "../run/index.js";
+import type {
+  LensStatus,
+  ReviewerLimiter,
+  ReviewScope,
+  RoundStatus,
+  ScopeStatus,
+} from "../run/index.js";
 import { cancelRemaining, modelsSkippedForFork, reviewChange } from "../run/index.js";
 import type { WorkQueue } from "../run/queue/index.js";
 import type { RunStore, StoredRound } from "../run/store/index.js";
@@ -19,6 +25,7 @@ import type { GitHubClient } from "./github-client.js";
 import { loadConventionFiles } from "./load-conventions.js";
 import { startCheckRun } from "./publish-check-run.js";
 import { publishRoundResults } from "./publish-round-results.js";
+import { readReviewScope } from "./read-review-scope.js";
 import type { RoundRegistry } from "./round-registry.js";
 import { cancelledClosing, type RoundStop, roundStop } from "./round-stop.js";
 import { createStatusBoardWriter } from "./status-board-writer.js";
@@ -189,6 +196,23 @@ async function runRegistered(
         ),
     });
     const previous = await store.previousRound(round.repo, round.pullNumber, round.number);
+    // From round 2, the change since the last reviewed head, unless history was rewritten or a
+    // full review was asked for; the board says which before any reviewer starts.
+    const scope = await readReviewScope(octokit, round.repo, {
+      previousHeadSha: previous?.headSha ?? null,
+      headSha: round.headSha,
+      forceFull: round.trigger.full === true,
+      pullFiles: snapshot.files,
+      signal: stop.signal,
+      onError: (error) =>
+        log.warn(
+          { ...fields, err: describeError(error) },
+          "the change since the last reviewed head could not be read; reviewing the whole pull request",
+        ),
+    });
+    const scopeStatus = scopeStatusOf(scope, previous?.headSha);
+    status = { ...status, scope: scopeStatus };
+    board.update(status);
     const result = await reviewChange({
       source: {
         title: snapshot.title,
@@ -208,6 +232,7 @@ async function runRegistered(
               findings: previous.findings,
             },
           }),
+      scope,
       plan,
       providers: deps.config.providers,
       lenses: prepared.lenses,
@@ -233,8 +258,8 @@ async function runRegistered(
         // running rather than cancelled (and the round as unfinished). After a lost job,
         // the board is another worker's.
         if (stop.handedOver()) return;
-        status = next;
-        board.update(next);
+        status = { ...next, scope: scopeStatus };
+        board.update(status);
       },
       onLensError: (model, lens, error) =>
         log.warn({ ...fields, model, lens, err: error }, "lens failed"),
@@ -247,7 +272,7 @@ async function runRegistered(
         deps.metrics?.lens(report.outcome);
       },
     });
-    status = result.status;
+    status = { ...result.status, scope: scopeStatus };
 
     // 4. Stopped while reviewing: handed over, or ended cancelled.
     const late = await stop.settled();
@@ -328,6 +353,18 @@ async function runRegistered(
   } finally {
     await rm(workspaceDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** What the board says of a round's scope: counts and the SHA, not the files. */
+function scopeStatusOf(scope: ReviewScope, previousHeadSha: string | undefined): ScopeStatus {
+  if (scope.kind === "incremental") {
+    return { kind: "incremental", since: scope.since, files: scope.files.length };
+  }
+  return {
+    kind: "full",
+    reason: scope.reason,
+    ...(previousHeadSha === undefined ? {} : { since: previousHeadSha }),
+  };
 }
 
 /** The board's first state: every lens queued, a skipped model's lenses skipped from the start. */

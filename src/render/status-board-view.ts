@@ -6,9 +6,12 @@ import type {
 } from "../run/index.js";
 import { formatTimestamp, shortSha } from "./format.js";
 import { notReviewedLabel } from "./not-reviewed-label.js";
+import { type ScopeLine, scopeLine } from "./scope-line.js";
 
 export interface StatusBoardView {
   round: number;
+  /** Incremental or full and why; null on a first round and before the snapshot. */
+  scope: ScopeLine | null;
   headSha: string;
   resumed: boolean;
   /** While the round waits for pushes to settle: when it starts, formatted. */
@@ -67,6 +70,7 @@ export function statusBoardView(
     round: status.round,
     headSha: shortSha(status.headSha),
     resumed: status.resumed ?? false,
+    scope: status.scope === undefined ? null : scopeLine(status.scope),
     settlingUntil: status.settling === undefined ? null : formatTimestamp(status.settling.startsAt),
     supersededBy: status.supersededBy === undefined ? null : shortSha(status.supersededBy),
     failure: status.failure ?? null,

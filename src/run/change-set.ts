@@ -28,9 +28,12 @@ export interface ChangeSet {
   /**
    * What the reviewers review as the change: the whole PR (absent reads as full), or only what
    * changed since the last reviewed head, with the whole PR (`files`) still reachable through
-   * the tools. `files` and `packedDiff` stay the whole PR's either way.
+   * the tools. `files` stays the whole PR's either way; an incremental round's `packedDiff` is
+   * the step's (applyReviewScope).
    */
   scope?: ReviewScope;
+  /** Our own note about the diff shown (e.g. that it is only the change since the last round); trusted. */
+  diffNote?: string;
 }
 
 /**
@@ -41,7 +44,17 @@ export interface ChangeSet {
  */
 export type ReviewScope =
   | { kind: "full"; reason: FullReviewReason }
-  | { kind: "incremental"; since: string; files: DiffFile[] };
+  | {
+      kind: "incremental";
+      since: string;
+      files: DiffFile[];
+      /**
+       * Paths in `files` shown with the whole PR's patch, because GitHub gave no step patch
+       * for them (too large): their lines cannot be followed, so every finding on them is
+       * re-checked.
+       */
+      wholePatch?: string[];
+    };
 
 /**
  * Why a round reviews the whole PR: its first round; `@gadfly review full`; the last reviewed

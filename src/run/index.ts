@@ -31,6 +31,7 @@ export {
   type NotReviewedReason,
   type ReviewerStatus,
   type RoundStatus,
+  type ScopeStatus,
 } from "./round-status.js";
 export { retentionDays, startRetention } from "./start-retention.js";
 // Type only, so it loads nothing of the store: the repository a round is about.

@@ -1,12 +1,20 @@
 import type { LensReport } from "../agent/index.js";
-import type { Consensus, PreviousFinding } from "../consensus/index.js";
+import type { CarriedFinding, Consensus, PreviousFinding } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
-import type { ChangeSet } from "./change-set.js";
+import { Workspace } from "../agent/index.js";
+import { createRedactor } from "../llm/index.js";
+import { systemClock } from "../time/index.js";
+import { applyReviewScope } from "./apply-review-scope.js";
+import type { ChangeSet, ReviewScope } from "./change-set.js";
+import { collectSecrets } from "./collect-secrets.js";
 import { challengeResults, runCrossExaminationPhase } from "./cross-examination-phase.js";
 import type { ChallengeRecord } from "./cross-examine.js";
+import { planCarry } from "./plan-carry.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
+import { recheckFindings, recheckSessionLens } from "./recheck-findings.js";
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
+import { sessionModelFor } from "./session-model-for.js";
 
 export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> {
   /**
@@ -16,6 +24,12 @@ export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> 
   source: Omit<ChangeSetSource, "ignore" | "diffBudgetChars" | "instructions">;
   /** The pull request's last completed round: findings are then compared (fixed, still open, new). */
   previous?: { headSha: string; round: number; findings: PreviousFinding[] };
+  /**
+   * What the reviewers review (absent: the whole change). Incremental: the step since
+   * `previous.headSha` is the change under review, and the previous findings nobody reports
+   * again are carried or re-checked instead of shown as fixed.
+   */
+  scope?: ReviewScope;
   /** Cross-examination challenges that ended before a restart: not asked again. */
   finishedChallenges?: readonly ChallengeRecord[];
   /** Called as each challenge ends (to persist it) before the round goes on. */
@@ -40,14 +54,16 @@ export interface ReviewChangeResult {
  * publishing is the caller's.
  */
 export async function reviewChange(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
-  const { source, previous, finishedChallenges, onChallenge, ...rest } = options;
+  const { source, previous, scope, finishedChallenges, onChallenge, ...rest } = options;
   const { plan } = options;
-  const change = prepareChangeSet({
+  const prepared = prepareChangeSet({
     ...source,
     ignore: plan.ignore,
     diffBudgetChars: plan.review.diffBudgetChars,
     instructions: plan.instructions,
   });
+  const change =
+    scope === undefined ? prepared : applyReviewScope(prepared, scope, plan.review.diffBudgetChars);
   const reviewed = await reviewRound({ ...rest, change });
   const { reports } = reviewed;
   const { records, status } = await runCrossExaminationPhase({
@@ -58,14 +74,53 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     ...(finishedChallenges === undefined ? {} : { finishedChallenges }),
     ...(onChallenge === undefined ? {} : { onChallenge }),
   });
-  const consensus = buildConsensus({
-    reports,
-    modelOrder: plan.models.map((model) => model.id),
-    lensOrder: plan.lenses,
-    providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
-    round: options.round,
-    ...(previous === undefined ? {} : { previous }),
-    challenges: challengeResults(records),
-  });
+  const consensusOf = (carry?: CarriedFinding[]) =>
+    buildConsensus({
+      reports,
+      modelOrder: plan.models.map((model) => model.id),
+      lensOrder: plan.lenses,
+      providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
+      round: options.round,
+      ...(previous === undefined ? {} : { previous }),
+      challenges: challengeResults(records),
+      ...(carry === undefined ? {} : { carry }),
+    });
+  let consensus = consensusOf();
+  if (previous !== undefined && change.scope?.kind === "incremental" && !rest.signal.aborted) {
+    // Only what nobody reported again needs carrying: the rest is still open by matching.
+    const carry = await carryUnreported(rest, change, consensus.comparison?.fixed ?? []);
+    if (carry.length > 0) consensus = consensusOf(carry);
+  }
   return { change, reports, status, consensus, challenges: records };
+}
+
+/** The carry plan of an incremental round, with the re-checks of the findings the push touched. */
+async function carryUnreported(
+  options: Omit<ReviewChangeOptions, "source" | "previous" | "scope">,
+  change: ChangeSet,
+  unreported: readonly PreviousFinding[],
+): Promise<CarriedFinding[]> {
+  if (change.scope?.kind !== "incremental") return [];
+  const pullPaths = new Set(change.files.map((file) => file.path));
+  const plan = planCarry(unreported, change.scope, pullPaths);
+  const settings = options.plan.crossExamination;
+  const rechecked = await recheckFindings({
+    findings: plan.recheck,
+    models: options.plan.models.map((model) => model.id),
+    modelFor: sessionModelFor(options, recheckSessionLens),
+    workspace: await Workspace.open(change.workspaceDir),
+    settings: {
+      maxTurns: settings?.maxTurns ?? 4,
+      timeoutSeconds: settings?.timeoutSeconds ?? 180,
+      maxRechecks: settings?.maxChallenges ?? 10,
+    },
+    limiter: options.limiter,
+    signal: options.signal,
+    clock: options.clock ?? systemClock,
+    // A re-check's reason is model text: redacted like every other before anything keeps it.
+    cleanReason: createRedactor(
+      options.secrets ?? collectSecrets({ env: options.env, providers: options.providers }),
+    ),
+  });
+  return [...plan.carry, ...rechecked];
 }

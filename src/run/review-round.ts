@@ -125,6 +125,8 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     diff: change.packedDiff,
     changedFiles: change.files.map((file) => file.path),
     conventions: change.conventions ?? [],
+    // Ours, trusted: e.g. that the diff is only the change since the last reviewed head.
+    ...(change.diffNote === undefined ? {} : { diffNote: change.diffNote }),
   };
 
   // Interleave models (lens-major order) so one slow provider does not hold every slot.

@@ -1,4 +1,5 @@
 import type { Verdict } from "../findings/index.js";
+import type { FullReviewReason } from "./change-set.js";
 
 /** `skipped`: never started, a rule kept the model from this PR; neither failed nor clean. */
 export type LensState = "queued" | "running" | "done" | "failed" | "cancelled" | "skipped";
@@ -64,6 +65,11 @@ export interface NotReviewed {
 }
 
 /** What the live status board shows at one moment. */
+/** The board's view of a round's scope (see ReviewScope): counts, not the files. */
+export type ScopeStatus =
+  | { kind: "incremental"; since: string; files: number }
+  | { kind: "full"; reason: FullReviewReason; since?: string };
+
 export interface RoundStatus {
   headSha: string;
   round: number;
@@ -75,6 +81,11 @@ export interface RoundStatus {
   resumed?: boolean;
   /** Set while a push's round waits for pushes to settle: it starts then unless a newer push comes. */
   settling?: { startsAt: Date };
+  /**
+   * What the round reviews, once known (after the snapshot): the change since the last reviewed
+   * head, or the whole PR and why. The board says which.
+   */
+  scope?: ScopeStatus;
   /** Known once the snapshot is taken; listed when the round ends. */
   notReviewed: NotReviewed[];
   /** True once every reviewer has finished (or the round ended early). */

@@ -1,0 +1,36 @@
+import { packDiff } from "../diff/index.js";
+import type { ChangeSet, ReviewScope } from "./change-set.js";
+
+/**
+ * The change set a round's reviewers get for its scope. Full: as prepared. Incremental: the
+ * first message's diff is the step since the last reviewed head (the files the repository does
+ * not ignore, packed into the same budget), said in a note of ours, while `files` (and the
+ * listing of every changed file) stay the whole PR's, readable through the tools. A step file
+ * over the budget is listed as not reviewed, as any packed file is.
+ */
+export function applyReviewScope(
+  change: ChangeSet,
+  scope: ReviewScope,
+  diffBudgetChars: number,
+): ChangeSet {
+  if (scope.kind === "full") return { ...change, scope };
+  const left = new Set(change.notReviewed.map((entry) => entry.path));
+  const reviewed = scope.files.filter((file) => !left.has(file.path));
+  const packed = packDiff(reviewed, diffBudgetChars);
+  const since = scope.since.slice(0, 7);
+  const count = `${reviewed.length} file${reviewed.length === 1 ? "" : "s"}`;
+  return {
+    ...change,
+    scope,
+    packedDiff: packed.text,
+    included: packed.included,
+    notReviewed: [
+      ...change.notReviewed,
+      ...packed.omitted.map((omitted) => ({ path: omitted.path, reason: omitted.reason })),
+    ],
+    diffNote:
+      reviewed.length === 0
+        ? `This round is incremental: nothing the repository reviews changed since \`${since}\`, the head Gadfly last reviewed. Its earlier rounds reviewed the pull request's changes; the files listed above are readable with the tools.`
+        : `This round is incremental: the diff above is only what changed since \`${since}\`, the head Gadfly last reviewed (${count}), and that is the change under review. Earlier rounds reviewed the rest of the pull request: every file it changes is listed above and readable with the tools, for context. Report a problem outside this change only when this change causes or exposes it.`,
+  };
+}

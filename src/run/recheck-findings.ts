@@ -1,0 +1,88 @@
+import type { Workspace } from "../agent/index.js";
+import type { CarriedFinding } from "../consensus/index.js";
+import { SEVERITY_RANK } from "../findings/index.js";
+import type { LanguageModel } from "../llm/index.js";
+import type { Clock } from "../time/index.js";
+import { crossExamine, type PlannedChallenge } from "./cross-examine.js";
+import type { FindingToRecheck } from "./plan-carry.js";
+import type { ReviewerLimiter } from "./reviewer-limiter.js";
+
+/** The lens name a re-check's model is built with: one recorded session per finding. */
+export function recheckSessionLens(fingerprint: string): string {
+  return `recheck-${fingerprint}`;
+}
+
+export interface RecheckOptions {
+  findings: readonly FindingToRecheck[];
+  /** The round's models, in config order: a finding is re-checked by the first that reported it. */
+  models: readonly string[];
+  modelFor: (modelId: string, fingerprint: string) => LanguageModel;
+  workspace: Workspace;
+  settings: { maxTurns: number; timeoutSeconds: number; maxRechecks: number };
+  limiter: ReviewerLimiter;
+  signal: AbortSignal;
+  clock: Clock;
+  cleanReason?: (reason: string) => string;
+}
+
+/**
+ * Re-checks previous findings whose lines the push touched: each is put, as cross-examination
+ * puts a claim (a short tool session on this head ending in a `gadfly-challenge` block, with
+ * finalize and one repair turn), to the first model of this round that reported it, or to the
+ * round's first model when none of them runs now. A confirmation carries it (re-checked); a
+ * refutation lets it show as fixed. An unsure, failed or cancelled re-check, and a finding past
+ * `maxRechecks` (the most severe are re-checked first), is carried as still open and marked
+ * unsure: a finding is never called fixed without a model saying so.
+ */
+export async function recheckFindings(options: RecheckOptions): Promise<CarriedFinding[]> {
+  const first = options.models[0];
+  if (options.findings.length === 0 || first === undefined) return [];
+  const ordered = [...options.findings].sort(
+    (left, right) => SEVERITY_RANK[right.finding.severity] - SEVERITY_RANK[left.finding.severity],
+  );
+  const asked = ordered.slice(0, Math.max(0, options.settings.maxRechecks));
+  const planned: PlannedChallenge[] = asked.map(({ finding, line, endLine }) => {
+    const reporter = finding.detail?.models.find((model) => options.models.includes(model));
+    return {
+      fingerprint: finding.fingerprint,
+      challenger: reporter ?? first,
+      claim: {
+        lens: finding.detail?.lens ?? "correctness",
+        file: finding.file,
+        line,
+        endLine,
+        severity: finding.severity,
+        title: finding.title,
+        body: finding.detail?.body ?? "",
+      },
+    };
+  });
+  const records = await crossExamine({
+    planned,
+    modelFor: options.modelFor,
+    workspace: options.workspace,
+    settings: options.settings,
+    limiter: options.limiter,
+    signal: options.signal,
+    clock: options.clock,
+    ...(options.cleanReason === undefined ? {} : { cleanReason: options.cleanReason }),
+  });
+  const verdicts = new Map(
+    records.map((record) => [
+      record.fingerprint,
+      record.outcome === "answered" ? record.verdict : "unsure",
+    ]),
+  );
+  const carried: CarriedFinding[] = [];
+  for (const { finding, line, endLine } of ordered) {
+    const verdict = verdicts.get(finding.fingerprint) ?? "unsure";
+    if (verdict === "refute") continue;
+    carried.push({
+      fingerprint: finding.fingerprint,
+      line,
+      endLine,
+      recheck: verdict === "confirm" ? "confirmed" : "unsure",
+    });
+  }
+  return carried;
+}
