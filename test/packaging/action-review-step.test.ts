@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitRepository, type GitRepository } from "../cli/git-repository.js";
 import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { actionDefinition } from "./action-definition.js";
-import { scriptTokenReviewer } from "./script-token-reviewer.js";
+import { scriptTokenReviewer, tokenReviewerConfig } from "./script-token-reviewer.js";
 
 // The action's Review step alone, run by bash as a runner would, with this checkout as the
 // action's directory and its CLI run from source (tsx): checks the script itself (arguments,
@@ -32,17 +32,7 @@ beforeAll(async () => {
   // The checkout the action makes: the base branch in the working tree, the pull request's
   // commits only under refs/gadfly/pull-head, origin/main as fetched.
   repository = await createGitRepository();
-  await repository.write(
-    "gadfly.config.yml",
-    `providers:
-  - { name: local, type: ollama, host: "${ollama.url}", apiKeyEnv: OLLAMA_API_KEY }
-models:
-  - { id: glm-test, provider: local }
-review:
-  lenses: [security]
-  verify: false
-`,
-  );
+  await repository.write("gadfly.config.yml", tokenReviewerConfig(ollama.url));
   await repository.write("src/token.ts", "export const token = () => '';\n");
   repository.commit("base");
   repository.git("checkout", "--quiet", "-b", "feature");

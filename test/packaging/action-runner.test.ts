@@ -22,7 +22,7 @@ import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-olla
 import type { FakeReply } from "../fakes/model-script.js";
 import { runProcess } from "../helpers/run-process.js";
 import { type ActionRun, runCompositeAction } from "./run-composite-action.js";
-import { scriptTokenReviewer } from "./script-token-reviewer.js";
+import { scriptTokenReviewer, tokenReviewerConfig } from "./script-token-reviewer.js";
 
 // action.yml run end to end the way a runner runs it, with no GitHub and no network but
 // 127.0.0.1: its github-script steps against the fake GitHub, its bash steps for real (git
@@ -251,19 +251,8 @@ function hostileFiles(markerDirectory: string): Record<string, string> {
     "node_modules/yaml/package.json": JSON.stringify({ name: "yaml", main: "index.js" }),
     "node_modules/yaml/index.js": js("node-modules-yaml"),
     // Read from the base branch, never from here: this would send the key elsewhere.
-    "gadfly.config.yml": configFor(attacker.url),
+    "gadfly.config.yml": tokenReviewerConfig(attacker.url),
   };
-}
-
-function configFor(host: string): string {
-  return `providers:
-  - { name: local, type: ollama, host: "${host}", apiKeyEnv: OLLAMA_API_KEY }
-models:
-  - { id: glm-test, provider: local }
-review:
-  lenses: [security]
-  verify: false
-`;
 }
 
 beforeAll(async () => {
@@ -293,7 +282,7 @@ beforeAll(async () => {
   // The repository on "GitHub": main, the pull request's head under refs/pull/N/head (and as
   // a branch of the same repository, as for a same-repository pull request).
   remote = await createGitRepository();
-  await remote.write("gadfly.config.yml", configFor(ollama.url));
+  await remote.write("gadfly.config.yml", tokenReviewerConfig(ollama.url));
   await remote.write("src/token.ts", "export const token = () => '';\n");
   baseSha = remote.commit("base");
   remote.git("checkout", "--quiet", "-b", "feature");

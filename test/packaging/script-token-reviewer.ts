@@ -25,3 +25,15 @@ export function scriptTokenReviewer(server: FakeModelServer): void {
     };
   });
 }
+
+/** A Gadfly config with that one reviewer (`glm-test` on an Ollama at `host`), security only. */
+export function tokenReviewerConfig(host: string): string {
+  return `providers:
+  - { name: local, type: ollama, host: "${host}", apiKeyEnv: OLLAMA_API_KEY }
+models:
+  - { id: glm-test, provider: local }
+review:
+  lenses: [security]
+  verify: false
+`;
+}
