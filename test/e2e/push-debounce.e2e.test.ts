@@ -98,7 +98,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
 
     // Pushed as a developer does, 200 ms apart, each delivery sent as its push lands.
     let lastPushAt = firstPushAt;
-    const deliveries: Promise<Response>[] = [];
+    const deliveries: ReturnType<typeof deliver>[] = [];
     for (let step = 2; step <= 5; step++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const before = pr.headSha;
