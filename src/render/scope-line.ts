@@ -15,9 +15,9 @@ export function scopeLine(scope: ScopeStatus): ScopeLine | null {
   const since = scope.since === undefined ? null : scope.since.slice(0, 7);
   if (scope.kind === "incremental") {
     return {
-      head: `🔁 Incremental: ${scope.files} file${scope.files === 1 ? "" : "s"} since `,
+      head: `🔁 Incremental: ${scope.files} file${scope.files === 1 ? "" : "s"} since`,
       since,
-      tail: " (the last reviewed head; earlier rounds reviewed the rest)",
+      tail: "(the last reviewed head; earlier rounds reviewed the rest)",
     };
   }
   const full = "🔎 Full review: ";
@@ -30,19 +30,19 @@ export function scopeLine(scope: ScopeStatus): ScopeLine | null {
       return since === null
         ? { head: `${full}previous head not an ancestor (force-push or rebase)`, since, tail: "" }
         : {
-            head: `${full}previous head `,
+            head: `${full}previous head`,
             since,
-            tail: " is not an ancestor of this one (force-push or rebase)",
+            tail: "is not an ancestor of this one (force-push or rebase)",
           };
     case "no-change":
       return { head: `${full}nothing changed since the last reviewed head`, since: null, tail: "" };
     case "too-large":
       return {
-        head: `${full}GitHub lists the change since `,
+        head: `${full}GitHub lists the change since`,
         since,
-        tail: " only in part (300 files or more)",
+        tail: "only in part (300 files or more)",
       };
     case "unavailable":
-      return { head: `${full}GitHub could not give the change since `, since, tail: "" };
+      return { head: `${full}GitHub could not give the change since`, since, tail: "" };
   }
 }
