@@ -15,7 +15,8 @@
  * reviewer loop asks for (src/agent/chat-review.ts, verify-findings.ts):
  *   review turns … answer  [repair answer]  [verify turns … verify answer]
  * The repair turn happens only when the answer has no findings block; the
- * verify turns only when the review reported findings. A cross-examination session
+ * verify turns only when the review reported findings, in a session of their own
+ * (its message count starts again). A cross-examination session
  * (src/agent/challenge-finding.ts) is tool turns, then the answer with its
  * `gadfly-challenge` block, recorded per challenged finding.
  */
@@ -905,13 +906,30 @@ const challenges: { finding: Finding; answers: Record<string, Session> }[] = [
 
 type ChatTurnRecord = Extract<Recording, { kind: "chat" }>["turns"][number];
 
-/** Tokens a turn plausibly costs: a fixed prompt, then what the conversation has grown by. */
-function usage(requestMessageCount: number, text: string, toolCalls: number) {
+/**
+ * Tokens a turn plausibly costs: a fixed prompt (a review's system text, change summary and
+ * lens; a verification's smaller one: the same system text, the cited files, the findings),
+ * then what the session has grown by.
+ */
+function usage(
+  base: number,
+  opening: number,
+  requestMessageCount: number,
+  text: string,
+  toolCalls: number,
+) {
   return {
-    inputTokens: 5200 + 420 * (requestMessageCount - 2),
+    inputTokens: base + 420 * (requestMessageCount - opening),
     outputTokens: Math.ceil(text.length / 3.8) + 28 * toolCalls,
   };
 }
+
+/** A session opens with the system text and two user messages (build-review-prompt.ts, build-verify-prompt.ts). */
+const REVIEW_OPENING_MESSAGES = 3;
+/** A cross-examination opens with its system prompt and the claim (challenge-finding.ts). */
+const CHALLENGE_OPENING_MESSAGES = 2;
+const REVIEW_PROMPT_TOKENS = 5200;
+const VERIFY_PROMPT_TOKENS = 3400;
 
 /** Ollama sends no ids (Gadfly names them call_<turn>_<index>); OpenAI sends opaque ones. */
 function toolCallId(modelId: string, lens: string, assistantTurns: number, index: number): string {
@@ -922,9 +940,17 @@ function toolCallId(modelId: string, lens: string, assistantTurns: number, index
   return `call_${digest.slice(0, 24)}`;
 }
 
-function chatTurns(modelId: string, lens: string, session: ChatSession): ChatTurnRecord[] {
+/** `opening`: the messages a session starts with (a cross-examination has two: system, claim). */
+function chatTurns(
+  modelId: string,
+  lens: string,
+  session: ChatSession,
+  opening: number,
+): ChatTurnRecord[] {
   const turns: ChatTurnRecord[] = [];
-  let messages = 2; // system and user
+  // A review: system text, the change, the lens (src/agent/build-review-prompt.ts).
+  let messages = opening;
+  let base = REVIEW_PROMPT_TOKENS;
   let assistantTurns = 0;
   const take = (turn: Turn) => {
     const calls: ToolCall[] = (turn.tools ?? []).map((tool, index) => ({
@@ -939,7 +965,7 @@ function chatTurns(modelId: string, lens: string, session: ChatSession): ChatTur
         text,
         toolCalls: calls,
         finishReason: calls.length > 0 ? "tool-calls" : "stop",
-        usage: usage(messages, text, calls.length),
+        usage: usage(base, opening, messages, text, calls.length),
       },
     });
     messages += 1 + calls.length; // the assistant turn, then one tool result per call
@@ -951,7 +977,9 @@ function chatTurns(modelId: string, lens: string, session: ChatSession): ChatTur
     take({ text: session.repair });
   }
   if (session.verify !== undefined) {
-    messages += 1; // the verification prompt
+    // A session of its own: system text, the cited files, the request (build-verify-prompt.ts).
+    messages = REVIEW_OPENING_MESSAGES;
+    base = VERIFY_PROMPT_TOKENS;
     for (const turn of session.verify) take(turn);
   }
   return turns;
@@ -961,11 +989,16 @@ function agentRun(text: string) {
   return { result: { text, transcript: [], usage: { inputTokens: 0, outputTokens: 0 } } };
 }
 
-function toRecording(modelId: string, lens: string, session: Session): Recording {
+function toRecording(
+  modelId: string,
+  lens: string,
+  session: Session,
+  opening = REVIEW_OPENING_MESSAGES,
+): Recording {
   const header = { format: RECORDING_FORMAT, version: RECORDING_VERSION, modelId, lens } as const;
   const recording: Recording =
     session.kind === "chat"
-      ? { ...header, kind: "chat", turns: chatTurns(modelId, lens, session) }
+      ? { ...header, kind: "chat", turns: chatTurns(modelId, lens, session, opening) }
       : {
           ...header,
           kind: "agent",
@@ -994,7 +1027,7 @@ for (const { finding, answers } of challenges) {
   for (const [modelId, session] of Object.entries(answers)) {
     await writeRecording(
       recordingPath(directory, modelId, lens),
-      toRecording(modelId, lens, session),
+      toRecording(modelId, lens, session, CHALLENGE_OPENING_MESSAGES),
     );
     written += 1;
   }

@@ -2,15 +2,30 @@ import { fenceUntrusted } from "./fence-untrusted.js";
 import type { LensDefinition } from "./load-lenses.js";
 import { reviewContract, type ToolAccess } from "./review-contract.js";
 import type { ReviewSession } from "./review-session.js";
+import type { ChangedFiles } from "./tools/repo-tool.js";
+
+/**
+ * How a reviewer is given the change. `compact` (the default): every changed file listed with its
+ * status and size, the highest-priority hunks within the diff budget, the rest read through
+ * `get_diff`; the verify pass is a short session of its own. `full-diff`: whole files packed into
+ * the first message and the verify pass continuing the review's conversation, as Gadfly did
+ * before; kept so the economy benchmark can measure one against the other, not a user setting.
+ */
+export type PromptStyle = "compact" | "full-diff";
 
 /** What a reviewer is told about the pull request. All of it but `diffNote` is untrusted. */
 export interface ReviewPromptInput {
   title: string;
   description: string;
-  /** The unified diff, already packed to the budget. */
+  /** The diff shown in the first message, already within the budget. */
   diff: string;
-  /** Paths of the changed files (new side). */
+  /**
+   * One line per changed file: its path, or (compact) its status, path, size and what of it
+   * is shown. Untrusted: the paths are the author's.
+   */
   changedFiles: readonly string[];
+  /** How many files changed, when `changedFiles` lists fewer than all. */
+  changedFileCount?: number | undefined;
   /** Our own note about the diff (files left out, truncation); trusted, shown as is. */
   diffNote?: string | undefined;
   /**
@@ -18,6 +33,13 @@ export interface ReviewPromptInput {
    * its config's instructions), already bounded: untrusted text, fenced like the PR's.
    */
   conventions?: readonly RepositoryConvention[] | undefined;
+  /** Default compact. */
+  style?: PromptStyle | undefined;
+  /**
+   * The change's files, not shown as such: get_diff serves their patches and the verification
+   * shows the ones its findings cite. Without them a reviewer has no get_diff.
+   */
+  changes?: ChangedFiles | undefined;
 }
 
 /** One source of the repository's conventions, as the reviewers get it. */
@@ -30,9 +52,16 @@ export interface RepositoryConvention {
   note?: string | undefined;
 }
 
+/**
+ * A review's opening messages, in the order they are sent. `system` and `change` name no lens:
+ * they are the same bytes for every lens of a round (a prefix the provider caches: OpenAI's
+ * automatic caching, Ollama's KV reuse, Anthropic's `cache_control` on the system text and the
+ * first user message). `lens` follows them: the lens's own instructions.
+ */
 export interface ReviewPrompt {
   system: string;
-  user: string;
+  change: string;
+  lens: string;
 }
 
 /** What buildReviewPrompt needs besides the way the model reads the code. */
@@ -41,43 +70,66 @@ export interface BuildOptions {
   input: ReviewPromptInput;
 }
 
-/** The system and user messages of one (model, lens) review. */
+/** The system text every lens of a round shares: identity, conventions, rules, output contract. */
+export function reviewSystemText(
+  conventions: readonly RepositoryConvention[],
+  access: ToolAccess,
+): string {
+  const identity =
+    "You are Gadfly, an adversarial code reviewer. You review one pull request through one lens, named in the message that follows the pull request.";
+  // The conventions come before the rules and the output contract, so the contract is the last
+  // word, not the repository's text.
+  const section = conventionsSection(conventions);
+  return (section === null ? [identity] : [identity, section])
+    .concat(reviewContract(access))
+    .join("\n\n");
+}
+
+/** The lens heading; "(lens: id)" is also the marker recordings and the fake model servers route by. */
+export function lensHeading(lens: LensDefinition): string {
+  return `## Your lens: ${lens.emoji} ${lens.title} (lens: ${lens.id})`;
+}
+
+/** The opening messages of one (model, lens) review. */
 export function buildReviewPrompt(
   lens: LensDefinition,
   input: ReviewPromptInput,
   access: ToolAccess = "repo-tools",
 ): ReviewPrompt {
-  // "(lens: id)" is also a stable marker for recordings and the fake model servers.
-  const identity = "You are Gadfly, an adversarial code reviewer.";
-  const lensLine = `You review one pull request through the ${lens.emoji} ${lens.title} lens (lens: ${lens.id}).`;
-  const conventions = conventionsSection(input.conventions ?? []);
-  // The conventions come first, before anything that names the lens: the same bytes open the
-  // system message of every lens (a prefix the provider can cache), and the lens prompt and
-  // the output contract come after them, so the contract is the last word, not the
-  // repository's text.
-  const system = (
-    conventions === null ? [`${identity} ${lensLine}`] : [identity, conventions, lensLine]
-  )
-    .concat(lens.prompt.trim(), reviewContract(access))
-    .join("\n\n");
-
   const description = input.description.trim() === "" ? "(no description)" : input.description;
   const files = input.changedFiles.length === 0 ? "(none)" : input.changedFiles.join("\n");
+  const count = input.changedFileCount ?? input.changedFiles.length;
+  const compact = (input.style ?? "compact") === "compact";
   const sections = [
-    `Review this pull request through the ${lens.emoji} ${lens.title} lens.`,
+    "The pull request under review:",
     fenceUntrusted("Title", input.title),
     fenceUntrusted("Description", description, "markdown"),
-    fenceUntrusted(`Changed files (${input.changedFiles.length})`, files),
-    fenceUntrusted("Diff", input.diff, "diff"),
+    fenceUntrusted(`Changed files (${count})`, files),
+    fenceUntrusted(compact ? "Diff (the highest-priority hunks)" : "Diff", input.diff, "diff"),
   ];
+  if (compact) sections.push(READ_THE_REST[access]);
   if (input.diffNote !== undefined && input.diffNote.trim() !== "") {
     sections.push(`Note from Gadfly about the diff: ${input.diffNote.trim()}`);
   }
-  sections.push(
-    "Investigate with the tools, then give your final answer: prose, the `VERDICT:` line and the findings block, as the output contract says.",
-  );
-  return { system, user: sections.join("\n\n") };
+  return {
+    system: reviewSystemText(input.conventions ?? [], access),
+    change: sections.join("\n\n"),
+    lens: [
+      lensHeading(lens),
+      `Review the pull request above through the ${lens.emoji} ${lens.title} lens.`,
+      lens.prompt.trim(),
+      "Investigate with the tools, then give your final answer: prose, the `VERDICT:` line and the findings block, as the output contract says.",
+    ].join("\n\n"),
+  };
 }
+
+/** Where a compact review's reader finds what the first message leaves out. */
+const READ_THE_REST: Record<ToolAccess, string> = {
+  "repo-tools":
+    "Every changed file is listed above; the diff shows only the highest-priority hunks. Read a file's whole patch with `get_diff {path}` (paged), any file of the head with `read_file`, and find files with `find_files` or `grep`.",
+  agent:
+    "Every changed file is listed above; the diff shows only the highest-priority hunks. For the rest, read the changed files in your working directory.",
+};
 
 /** How the reviewers are told what the conventions are for, and what they cannot do. */
 const CONVENTIONS_PREAMBLE = [
@@ -100,5 +152,5 @@ function conventionsSection(conventions: readonly RepositoryConvention[]): strin
 /** The whole prompt an agent CLI gets: it has no separate system message. */
 export function agentPrompt(session: ReviewSession): string {
   const prompt = buildReviewPrompt(session.prompt.lens, session.prompt.input, "agent");
-  return `${prompt.system}\n\n---\n\n${prompt.user}`;
+  return [prompt.system, prompt.change, prompt.lens].join("\n\n---\n\n");
 }

@@ -22,7 +22,8 @@ export async function chatReview(model: ChatModel, session: ReviewSession): Prom
     model,
     messages: [
       { role: "system", content: prompt.system },
-      { role: "user", content: prompt.user },
+      { role: "user", content: prompt.change },
+      { role: "user", content: prompt.lens },
     ],
     tools: session.tools,
     maxTurns: session.maxTurns,

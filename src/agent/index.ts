@@ -1,6 +1,6 @@
 // Front door of src/agent: the lens agent: loading lenses, reviewing one lens, its report and failure wording.
 // Other folders import only from here; this lists what they use today.
-export type { RepositoryConvention } from "./build-review-prompt.js";
+export type { PromptStyle, RepositoryConvention } from "./build-review-prompt.js";
 export {
   type ChallengedClaim,
   type ChallengeOutcome,
@@ -12,4 +12,5 @@ export type { LensDefinition } from "./load-lenses.js";
 export { loadLenses } from "./load-lenses.js";
 export { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
 export { reviewLens } from "./review-lens.js";
+export type { ChangedFiles } from "./tools/repo-tool.js";
 export { Workspace } from "./workspace.js";

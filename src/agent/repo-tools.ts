@@ -1,8 +1,10 @@
 import type { ToolCall, ToolDefinition } from "../llm/index.js";
+import { findFiles } from "./tools/find-files.js";
+import { getDiff } from "./tools/get-diff.js";
 import { grep } from "./tools/grep.js";
 import { listFiles } from "./tools/list-files.js";
 import { readFile } from "./tools/read-file.js";
-import type { RepoTool } from "./tools/repo-tool.js";
+import type { ChangedFiles, RepoTool } from "./tools/repo-tool.js";
 import { ToolError } from "./tools/repo-tool.js";
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tools/tool-limits.js";
 import type { Workspace } from "./workspace.js";
@@ -23,10 +25,18 @@ export interface RepoTools {
 
 const SUMMARY_MAX_CHARS = 80;
 
-/** The three read-only tools over one workspace: `read_file`, `grep`, `list_files`. */
-export function repoTools(workspace: Workspace, limits: Partial<ToolLimits> = {}): RepoTools {
+/**
+ * The read-only tools over one workspace: `read_file`, `grep`, `list_files`, `find_files`, and
+ * `get_diff` when the session has a change to show.
+ */
+export function repoTools(
+  workspace: Workspace,
+  limits: Partial<ToolLimits> = {},
+  changes?: ChangedFiles,
+): RepoTools {
   const effectiveLimits: ToolLimits = { ...DEFAULT_TOOL_LIMITS, ...limits };
-  const tools: RepoTool[] = [readFile, grep, listFiles];
+  const tools: RepoTool[] = [readFile, grep, listFiles, findFiles];
+  if (changes !== undefined) tools.push(getDiff);
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
 
   async function execute(call: ToolCall, signal?: AbortSignal): Promise<ToolExecution> {
@@ -58,6 +68,7 @@ export function repoTools(workspace: Workspace, limits: Partial<ToolLimits> = {}
         workspace,
         limits: effectiveLimits,
         signal,
+        changes,
       });
       return { content, isError: false, summary };
     } catch (error) {

@@ -5,10 +5,11 @@ export type ToolAccess = "repo-tools" | "agent";
 
 const TOOLS_PARAGRAPH: Record<ToolAccess, string> = {
   "repo-tools":
-    "The repository at the pull request's head is available through three read-only tools: " +
+    "The repository at the pull request's head is available through read-only tools: " +
     "`read_file {path, start_line?, end_line?}` (numbered lines), `grep {pattern, path?}` (a " +
-    "JavaScript regular expression, line by line) and `list_files {path?}`. Paths are relative " +
-    "to the repository root.",
+    "JavaScript regular expression, line by line), `list_files {path?}`, `find_files {pattern}` " +
+    "(a glob) and `get_diff {path, offset?, limit?}` (one changed file's patch, paged). Paths " +
+    "are relative to the repository root.",
   agent:
     "Your working directory is a checkout of the pull request's head. Read it with your own " +
     "tools. This is a read-only review: do not modify, create or delete files, do not run the " +

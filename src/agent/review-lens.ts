@@ -74,7 +74,8 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
   const deadline = startDeadline(clock, limits.timeoutSeconds * 1000, signal);
   const session: ReviewSession = {
     prompt: { lens: options.lens, input: options.prompt },
-    tools: repoTools(options.workspace, options.toolLimits),
+    tools: repoTools(options.workspace, options.toolLimits, options.prompt.changes),
+    changes: options.prompt.changes,
     workspaceRoot: options.workspace.root,
     clock,
     signal,

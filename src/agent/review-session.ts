@@ -2,12 +2,15 @@ import type { Usage } from "../llm/index.js";
 import type { Clock, Deadline } from "../time/index.js";
 import type { BuildOptions } from "./build-review-prompt.js";
 import type { RepoTools } from "./repo-tools.js";
+import type { ChangedFiles } from "./tools/repo-tool.js";
 
 /** Everything one (model, lens) review shares across its phases: review, repair, verify. */
 export interface ReviewSession {
   /** The lens and the pull request, to build the prompt for either kind of model. */
   prompt: BuildOptions;
   tools: RepoTools;
+  /** The change's files (what get_diff serves); the verification shows the ones it cites. */
+  changes?: ChangedFiles | undefined;
   workspaceRoot: string;
   clock: Clock;
   /** Cancellation from outside: ends the lens as "cancelled". */

@@ -3,6 +3,7 @@ import { MAX_FINDINGS_PER_LENS, stripFindingsBlock } from "../findings/index.js"
 import type { AgentModel, ChatModel, LanguageModel, Message } from "../llm/index.js";
 import { startDeadline } from "../time/index.js";
 import { agentPrompt } from "./build-review-prompt.js";
+import { buildVerifyPrompt } from "./build-verify-prompt.js";
 import { checkLensAnswer } from "./check-lens-answer.js";
 import { fenceText } from "./fence-untrusted.js";
 import { finalOutput } from "./finalize.js";
@@ -45,9 +46,16 @@ export async function verifyFindings(
 ): Promise<VerifyOutcome> {
   let answer: VerifyAnswer | string;
   try {
-    if (model.kind === "agent") answer = await verifyInNewRun(model, session, review);
+    const compact = (session.prompt.input.style ?? "compact") === "compact";
+    if (model.kind === "agent") answer = await verifyInNewRun(model, session, review, compact);
+    else if (compact) answer = await verifyWithTools(model, session, verifySession(session, review));
     else if (review.conversation === null) answer = "there is no conversation to continue";
-    else answer = await verifyInConversation(model, session, review, review.conversation);
+    else {
+      answer = await verifyWithTools(model, session, [
+        ...review.conversation,
+        { role: "user", content: verifyPrompt(review.findings, true) },
+      ]);
+    }
   } catch (error) {
     if (session.signal.aborted) throw error;
     answer = publicFailureReason(error);
@@ -94,16 +102,22 @@ export async function verifyFindings(
   };
 }
 
-async function verifyInConversation(
+/** A compact verification's messages: its own short session (buildVerifyPrompt). */
+function verifySession(session: ReviewSession, review: ReviewAnswer): Message[] {
+  const prompt = buildVerifyPrompt(session, review.findings, "repo-tools");
+  return [
+    { role: "system", content: prompt.system },
+    { role: "user", content: prompt.context },
+    { role: "user", content: prompt.request },
+  ];
+}
+
+/** The tool loop over `messages`, whose last one is the verification request. */
+async function verifyWithTools(
   model: ChatModel,
   session: ReviewSession,
-  review: ReviewAnswer,
-  conversation: readonly Message[],
+  messages: readonly Message[],
 ): Promise<VerifyAnswer | string> {
-  const messages: Message[] = [
-    ...conversation,
-    { role: "user", content: verifyPrompt(review.findings, true) },
-  ];
   const windowStart = messages.length - 1;
   const deadline = startDeadline(
     session.clock,
@@ -145,8 +159,13 @@ async function verifyInNewRun(
   model: AgentModel,
   session: ReviewSession,
   review: ReviewAnswer,
+  compact: boolean,
 ): Promise<VerifyAnswer> {
-  const prompt = `${agentPrompt(session)}\n\n---\n\n## Your review\n\n${fenceText(review.text)}\n\n${verifyPrompt(review.findings, false)}`;
+  const short = compact ? buildVerifyPrompt(session, review.findings, "agent") : null;
+  const prompt =
+    short === null
+      ? `${agentPrompt(session)}\n\n---\n\n## Your review\n\n${fenceText(review.text)}\n\n${verifyPrompt(review.findings, false)}`
+      : [short.system, short.context, short.request].join("\n\n---\n\n");
   const deadline = startDeadline(
     session.clock,
     Math.max(session.graceMs, session.deadline.remaining()),

@@ -28,5 +28,11 @@ export function roundDependencies(
     appId: identity.appId,
     log,
     agentIsolation: services.agentIsolation ?? "none",
+    // The economy benchmark's baseline (the whole diff in every turn), for that benchmark alone:
+    // not a user setting, so not in the config.
+    ...(services.promptStyle === undefined &&
+    process.env.GADFLY_BENCH_PROMPT_STYLE === "full-diff"
+      ? { promptStyle: "full-diff" as const }
+      : {}),
   };
 }

@@ -3,6 +3,7 @@
 export { ConfigError, type ConfigIssue } from "./config-error.js";
 export { findPackageRoot } from "./find-package-root.js";
 export { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "./ignore-matcher.js";
+export { compileSafeGlob } from "./safe-glob.js";
 export { loadAppConfig } from "./load-app-config.js";
 export { parseConfigText } from "./parse-config-text.js";
 export { lensesFor, planReview } from "./plan-review.js";

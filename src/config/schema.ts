@@ -119,8 +119,13 @@ export const ReviewConfig = z.strictObject({
   verify: z.boolean().default(true),
   maxTurns: z.number().int().min(1).max(200).default(24),
   timeoutSeconds: z.number().int().min(1).max(7200).default(900),
-  /** Characters of diff put in each reviewer's prompt; files beyond it are listed, never cut. */
-  diffBudgetChars: z.number().int().min(1000).max(2_000_000).default(120_000),
+  /**
+   * Characters of diff hunks in each reviewer's first message, the highest-priority first; every
+   * changed file is listed whatever it says, and reviewers read the rest with get_diff. 24,000
+   * (~6k tokens) shows a typical pull request whole and the source hunks of a large one, while
+   * the first message, resent on every turn, stays a fifth of the old 120,000.
+   */
+  diffBudgetChars: z.number().int().min(1000).max(2_000_000).default(24_000),
   /**
    * A push's round waits this long for a newer push to the same pull request, so a burst of
    * pushes is reviewed once, at its last head. 0 starts at once. Comments and re-runs never wait.

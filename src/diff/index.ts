@@ -7,3 +7,8 @@ export { packDiff } from "./pack-diff.js";
 export { parsePatch } from "./parse-patch.js";
 export { parseUnifiedDiff } from "./parse-unified-diff.js";
 export { renderDiffFile } from "./render-diff-file.js";
+export {
+  type ChangeSummary,
+  type SummaryExclusion,
+  summarizeChange,
+} from "./summarize-change.js";

@@ -1,4 +1,4 @@
-import type { DiffFile } from "./diff-file.js";
+import type { DiffFile, DiffHunk } from "./diff-file.js";
 import {
   NO_NEWLINE,
   type RenderDiffFileOptions,
@@ -12,13 +12,17 @@ import {
  */
 export function measureDiffFile(file: DiffFile, options: RenderDiffFileOptions = {}): number {
   let length = renderFileHeader(file, options).length;
-  for (const hunk of file.hunks) {
-    length += renderHunkHeader(hunk).length;
-    for (const line of hunk.lines) {
-      // marker + content + "\n"
-      length += line.content.length + 2;
-      if (line.noNewlineAtEnd === true) length += NO_NEWLINE.length;
-    }
+  for (const hunk of file.hunks) length += measureHunk(hunk);
+  return length;
+}
+
+/** The length of `renderHunk(hunk)` without building it. */
+export function measureHunk(hunk: DiffHunk): number {
+  let length = renderHunkHeader(hunk).length;
+  for (const line of hunk.lines) {
+    // marker + content + "\n"
+    length += line.content.length + 2;
+    if (line.noNewlineAtEnd === true) length += NO_NEWLINE.length;
   }
   return length;
 }

@@ -15,13 +15,17 @@ export const NO_NEWLINE = "\\ No newline at end of file\n";
  */
 export function renderDiffFile(file: DiffFile, options: RenderDiffFileOptions = {}): string {
   let text = renderFileHeader(file, options);
-  for (const hunk of file.hunks) {
-    text += renderHunkHeader(hunk);
-    for (const line of hunk.lines) {
-      const marker = line.type === "add" ? "+" : line.type === "delete" ? "-" : " ";
-      text += `${marker}${line.content}\n`;
-      if (line.noNewlineAtEnd === true) text += NO_NEWLINE;
-    }
+  for (const hunk of file.hunks) text += renderHunk(hunk);
+  return text;
+}
+
+/** One hunk: its `@@` header and its lines, with `\\ No newline` markers. */
+export function renderHunk(hunk: DiffHunk): string {
+  let text = renderHunkHeader(hunk);
+  for (const line of hunk.lines) {
+    const marker = line.type === "add" ? "+" : line.type === "delete" ? "-" : " ";
+    text += `${marker}${line.content}\n`;
+    if (line.noNewlineAtEnd === true) text += NO_NEWLINE;
   }
   return text;
 }

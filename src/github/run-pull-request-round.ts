@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { LensDefinition, LensReport } from "../agent/index.js";
+import type { LensDefinition, LensReport, PromptStyle } from "../agent/index.js";
 import { publicFailureReason } from "../agent/index.js";
 import type { AppConfig, ReviewPlan } from "../config/index.js";
 import type { ModelFactory } from "../llm/index.js";
@@ -56,6 +56,8 @@ export interface RoundDependencies {
    * as `none`, the weakest: agent CLIs then skip fork PRs unless a provider allows them.
    */
   agentIsolation?: IsolationLevel;
+  /** How reviewers are given the change; default compact. full-diff is the economy benchmark's baseline. */
+  promptStyle?: PromptStyle;
 }
 
 export interface RoundLog {
@@ -242,6 +244,7 @@ async function runRegistered(
       signal: stop.signal,
       limiter: deps.limiter,
       ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
+      ...(deps.promptStyle === undefined ? {} : { promptStyle: deps.promptStyle }),
       finished: prepared.finished,
       // A resumed round does not ask its cross-examination again.
       finishedChallenges: await store.challenges(round.id),

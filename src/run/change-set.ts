@@ -1,4 +1,4 @@
-import type { RepositoryConvention } from "../agent/index.js";
+import type { PromptStyle, RepositoryConvention } from "../agent/index.js";
 import type { DiffFile } from "../diff/index.js";
 import type { NotReviewed } from "./round-status.js";
 
@@ -12,10 +12,20 @@ export interface ChangeSet {
   headSha: string;
   /** Every changed file, parsed (the changed-line index is built from these). */
   files: DiffFile[];
-  /** The diff as reviewers see it: whole files packed into the budget. */
+  /**
+   * The diff in every reviewer's first message: the highest-priority hunks within the budget
+   * (compact), or whole files packed into it (full-diff).
+   */
   packedDiff: string;
   /** Paths in `packedDiff`. */
   included: string[];
+  /**
+   * One line per changed file (status, path, size, what of it is shown), for the compact
+   * prompt; absent in the full-diff style, whose prompt lists the paths alone.
+   */
+  listing?: string[];
+  /** How reviewers are given the change (PromptStyle); absent reads as compact. */
+  promptStyle?: PromptStyle;
   /** Files left out of the review, and why: listed on the board when the round ends. */
   notReviewed: NotReviewed[];
   /** A directory holding the head tree; the reviewers' tools read it. */

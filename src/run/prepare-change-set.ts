@@ -1,6 +1,7 @@
+import type { PromptStyle } from "../agent/index.js";
 import { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "../config/index.js";
 import type { DiffFile } from "../diff/index.js";
-import { packDiff } from "../diff/index.js";
+import { packDiff, summarizeChange } from "../diff/index.js";
 import type { ChangeSet } from "./change-set.js";
 import {
   type ConventionFile,
@@ -18,6 +19,8 @@ export interface ChangeSetSource {
   /** Globs from the repo config: matching files are left out and listed as ignored. */
   ignore: readonly string[];
   diffBudgetChars: number;
+  /** Default compact: see PromptStyle. */
+  promptStyle?: PromptStyle | undefined;
   /** Files the snapshot could not take (e.g. skipped by size while extracting). */
   alsoNotReviewed?: readonly NotReviewed[];
   /** The convention files read from the base (never the head), each already bounded. */
@@ -45,9 +48,11 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
     // it takes a heavy glob list of the repository's own and many long paths to reach it.
     else notReviewed.push({ path: file.path, reason: "ignore-unchecked" });
   }
-  const packed = packDiff(reviewed, source.diffBudgetChars);
-  for (const omitted of packed.omitted)
-    notReviewed.push({ path: omitted.path, reason: omitted.reason });
+  const promptStyle = source.promptStyle ?? "compact";
+  const shown =
+    promptStyle === "compact"
+      ? compactView(source, notReviewed)
+      : fullDiffView(reviewed, notReviewed);
   const seen = new Set(notReviewed.map((entry) => entry.path));
   for (const entry of source.alsoNotReviewed ?? []) {
     if (!seen.has(entry.path)) notReviewed.push(entry);
@@ -57,8 +62,10 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
     description: source.description,
     headSha: source.headSha,
     files: source.files,
-    packedDiff: packed.text,
-    included: packed.included,
+    packedDiff: shown.diff,
+    included: shown.included,
+    ...(shown.listing === undefined ? {} : { listing: shown.listing }),
+    promptStyle,
     notReviewed,
     workspaceDir: source.workspaceDir,
     conventions: conventionsFor({
@@ -71,6 +78,46 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
       ),
     }),
   };
+}
+
+/**
+ * The diff budget of the full-diff style (the benchmark's baseline): what Gadfly packed into
+ * every prompt before the compact summary, whatever `diffBudgetChars` says.
+ */
+export const FULL_DIFF_BUDGET_CHARS = 120_000;
+
+interface FirstMessageView {
+  diff: string;
+  included: string[];
+  listing?: string[];
+}
+
+/** Why an ignored file is listed without its hunks, as the summary says it. */
+const NOT_REVIEWED_NOTE: Partial<Record<NotReviewed["reason"], string>> = {
+  ignored: "— ignored by the repository's config, not reviewed",
+  "ignore-unchecked": "— not checked against the repository's ignore globs, not reviewed",
+};
+
+/**
+ * Every file listed, the best hunks within the budget; files left out for room are still
+ * reviewed (get_diff reads them), so only generated and binary files join `notReviewed`.
+ */
+function compactView(source: ChangeSetSource, notReviewed: NotReviewed[]): FirstMessageView {
+  const notes = new Map<string, string>();
+  for (const entry of notReviewed) {
+    notes.set(entry.path, NOT_REVIEWED_NOTE[entry.reason] ?? "— not reviewed");
+  }
+  const summary = summarizeChange(source.files, source.diffBudgetChars, { notes });
+  for (const excluded of summary.excluded) notReviewed.push(excluded);
+  return { diff: summary.hunks, included: summary.shown, listing: summary.listing };
+}
+
+/** Whole files packed into the old budget; what does not fit is not reviewed. */
+function fullDiffView(reviewed: readonly DiffFile[], notReviewed: NotReviewed[]): FirstMessageView {
+  const packed = packDiff(reviewed, FULL_DIFF_BUDGET_CHARS);
+  for (const omitted of packed.omitted)
+    notReviewed.push({ path: omitted.path, reason: omitted.reason });
+  return { diff: packed.text, included: packed.included };
 }
 
 /** A file is ignored when a glob matches its path or, for a rename, its old path. */

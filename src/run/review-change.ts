@@ -1,4 +1,4 @@
-import type { LensReport } from "../agent/index.js";
+import type { LensReport, PromptStyle } from "../agent/index.js";
 import type { CarriedFinding, Consensus, PreviousFinding } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { Workspace } from "../agent/index.js";
@@ -34,6 +34,8 @@ export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> 
   finishedChallenges?: readonly ChallengeRecord[];
   /** Called as each challenge ends (to persist it) before the round goes on. */
   onChallenge?: (record: ChallengeRecord) => Promise<void>;
+  /** Default compact; full-diff is the economy benchmark's baseline, not a user setting. */
+  promptStyle?: PromptStyle;
 }
 
 export interface ReviewChangeResult {
@@ -54,12 +56,14 @@ export interface ReviewChangeResult {
  * publishing is the caller's.
  */
 export async function reviewChange(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
-  const { source, previous, scope, finishedChallenges, onChallenge, ...rest } = options;
+  const { source, previous, scope, finishedChallenges, onChallenge, promptStyle, ...rest } =
+    options;
   const { plan } = options;
   const prepared = prepareChangeSet({
     ...source,
     ignore: plan.ignore,
     diffBudgetChars: plan.review.diffBudgetChars,
+    ...(promptStyle === undefined ? {} : { promptStyle }),
     instructions: plan.instructions,
   });
   const change =

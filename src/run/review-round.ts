@@ -1,4 +1,4 @@
-import type { LensDefinition, LensEvent, LensReport } from "../agent/index.js";
+import type { ChangedFiles, LensDefinition, LensEvent, LensReport } from "../agent/index.js";
 import { publicCancelReason, publicFailureReason, reviewLens, Workspace } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
 import type { LanguageModel, Message, ModelFactory } from "../llm/index.js";
@@ -123,8 +123,11 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     title: change.title,
     description: change.description,
     diff: change.packedDiff,
-    changedFiles: change.files.map((file) => file.path),
+    changedFiles: change.listing ?? change.files.map((file) => file.path),
+    changedFileCount: change.files.length,
     conventions: change.conventions ?? [],
+    style: change.promptStyle ?? "compact",
+    changes: changedFiles(change),
     // Ours, trusted: e.g. that the diff is only the change since the last reviewed head.
     ...(change.diffNote === undefined ? {} : { diffNote: change.diffNote }),
   };
@@ -283,4 +286,16 @@ function failedReport(model: ModelConfig, lens: string, failure: string): LensRe
     usage: { inputTokens: 0, outputTokens: 0 },
     recovered: false,
   };
+}
+
+/** What get_diff may serve: every changed file but those the repository's globs leave out. */
+function changedFiles(change: ChangeSet): ChangedFiles {
+  const excluded = new Map<string, string>();
+  for (const entry of change.notReviewed) {
+    if (entry.reason === "ignored") excluded.set(entry.path, "the repository's config ignores it");
+    else if (entry.reason === "ignore-unchecked") {
+      excluded.set(entry.path, "it could not be checked against the repository's ignore globs");
+    }
+  }
+  return { files: change.files.filter((file) => !excluded.has(file.path)), excluded };
 }

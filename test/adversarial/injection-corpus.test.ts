@@ -77,8 +77,15 @@ afterAll(() => {
   );
 });
 
+/** The system text, and as `user` the message carrying the pull request. */
 function promptFor(diff: string, description = "", title = "Refactor") {
-  return buildReviewPrompt(security, { title, description, diff, changedFiles: ["src/app.ts"] });
+  const prompt = buildReviewPrompt(security, {
+    title,
+    description,
+    diff,
+    changedFiles: ["src/app.ts"],
+  });
+  return { system: prompt.system, user: prompt.change };
 }
 
 /** The lines of the prompt outside every untrusted block. */
@@ -243,7 +250,7 @@ describe("tools never leave the snapshot", () => {
   it("leaves a huge diff out of the prompt and says so", () => {
     const lines = Array.from({ length: 20_000 }, (_, index) => `+line ${index}`).join("\n");
     const diff = `diff --git a/big.txt b/big.txt\nnew file mode 100644\n--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,20000 @@\n${lines}\n`;
-    const change = prepareChangeSet({
+    const source = {
       title: "t",
       description: "",
       headSha: "abc",
@@ -251,12 +258,24 @@ describe("tools never leave the snapshot", () => {
       workspaceDir: root,
       ignore: [],
       diffBudgetChars: 50_000,
-    });
+    };
+    // Compact: listed as not shown (get_diff pages through it), so still reviewed.
+    const change = prepareChangeSet(source);
     record(
       "a 20,000-line file",
       change.packedDiff.length <= 50_000 &&
-        change.notReviewed.some((entry) => entry.path === "big.txt"),
-      `listed as ${change.notReviewed.map((entry) => entry.reason).join(",")}`,
+        change.listing?.some((line) => line.startsWith("added big.txt (+20000 -0) — not shown")) ===
+          true &&
+        !change.notReviewed.some((entry) => entry.path === "big.txt"),
+      `listed as ${change.listing?.join(" | ")}`,
+    );
+    // The full-diff baseline cannot show it at all: not reviewed, and the board says so.
+    const full = prepareChangeSet({ ...source, promptStyle: "full-diff" });
+    record(
+      "a 20,000-line file, whole-diff prompt",
+      full.packedDiff.length <= 120_000 &&
+        full.notReviewed.some((entry) => entry.path === "big.txt"),
+      `listed as ${full.notReviewed.map((entry) => entry.reason).join(",")}`,
     );
   });
 });

@@ -27,7 +27,7 @@ describe("the correctness lens", () => {
       correctness.prompt.indexOf(heading),
     );
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(buildReviewPrompt(correctness, promptInput).system).toContain(
+    expect(buildReviewPrompt(correctness, promptInput).lens).toContain(
       "24 × 60 × 60 × 1000 = 86_400_000",
     );
   });

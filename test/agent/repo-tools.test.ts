@@ -7,11 +7,12 @@ import { FIXTURE_REPO } from "./helpers/temporary-workspace.js";
 describe("repoTools", async () => {
   const tools = repoTools(await Workspace.open(FIXTURE_REPO));
 
-  it("defines the three read-only tools with JSON-Schema parameters", () => {
+  it("defines the read-only tools with JSON-Schema parameters (get_diff needs a change)", () => {
     expect(tools.definitions.map((definition) => definition.name)).toEqual([
       "read_file",
       "grep",
       "list_files",
+      "find_files",
     ]);
     for (const definition of tools.definitions) {
       expect(definition.parameters).toMatchObject({
@@ -26,7 +27,7 @@ describe("repoTools", async () => {
     const result = await callTool(tools, "write_file", { path: "x" });
     expect(result).toEqual({
       content:
-        'error: unknown tool "write_file"; the available tools are read_file, grep, list_files',
+        'error: unknown tool "write_file"; the available tools are read_file, grep, list_files, find_files',
       isError: true,
       summary: "(unknown tool)",
     });

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { reviewLens } from "../../src/agent/review-lens.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { FakeClock } from "../helpers/fake-clock.js";
-import { eventTrail, offByOne, reviewOptions, sqlInjection } from "./helpers/review-fixtures.js";
+import {
+  eventTrail,
+  offByOne,
+  promptInput,
+  reviewOptions,
+  sqlInjection,
+} from "./helpers/review-fixtures.js";
 import { scriptedAgentModel } from "./helpers/scripted-models.js";
 
 const sonnetTerminal =
@@ -101,7 +107,7 @@ describe("reviewLens with an agent CLI", () => {
     expect(eventTrail(options.events)).toEqual(["running 1", "failed timed out after 900 s"]);
   });
 
-  it("verifies in a new run that carries the review", async () => {
+  it("verifies in a short run of its own: the findings, not the review's prompt", async () => {
     const review = renderLensAnswer("Significant issues", [sqlInjection, offByOne]);
     const model = scriptedAgentModel([
       { text: review },
@@ -114,8 +120,11 @@ describe("reviewLens with an agent CLI", () => {
     );
     expect(report).toMatchObject({ findings: [sqlInjection], dropped: [offByOne] });
     const verify = model.requests[1]?.prompt ?? "";
-    expect(verify).toContain("## Your review");
+    expect(verify).not.toContain("## Your review");
+    expect(verify).not.toContain(promptInput.diff);
+    expect(verify).toContain("## Your lens: 🎯 Correctness (lens: correctness)");
     expect(verify).toContain("Verification pass.");
+    expect(verify).toContain(offByOne.title);
     expect(report.text.startsWith("The offset finding is wrong.")).toBe(true);
   });
 });

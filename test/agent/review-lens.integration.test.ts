@@ -117,8 +117,19 @@ describe("reviewLens against the fake OpenAI server, through the real adapter", 
     expect(sleeps).toEqual([2_000]);
     expect(fake.requests).toHaveLength(6);
     const [, , second, third, , verifyTools] = fake.requests;
-    expect(second?.tools).toHaveLength(3);
+    expect(second?.tools).toHaveLength(4);
     expect(second?.lens).toBe("correctness");
+    // The verification is a short session of its own, routed to the same lens: its system
+    // text, the context, the request, then its own tool turn (not the review's conversation).
+    expect(verifyTools?.lens).toBe("correctness");
+    expect(verifyTools?.messages.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "user",
+      "assistant",
+      "tool",
+    ]);
+    expect(verifyTools?.messages[0]).toEqual(second?.messages[0]);
     expect(toolContents(second?.messages ?? [])[0]).toContain(
       "src/db.js:12:export async function listUsers(page, pageSize) {",
     );
@@ -244,7 +255,7 @@ describe("reviewLens against the fake agent CLI, through the command adapter", (
     // The CLI never runs in the snapshot itself: in a scrubbed copy (src/sandbox).
     expect(report.text).not.toContain(`cwd=${workspace.root}\n`);
     expect(report.text).toMatch(/cwd=\S+\/gadfly-agent-[^/\s]+\/workspace\n/);
-    expect(report.text).toContain("through the 🎯 Correctness lens (lens: correctness)");
+    expect(report.text).toContain("## Your lens: 🎯 Correctness (lens: correctness)");
     expect(report.text).toContain("## Your previous answer");
   });
 });

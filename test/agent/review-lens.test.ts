@@ -43,9 +43,16 @@ describe("reviewLens with a chat model", () => {
     expect(report.text).toContain("The new pagination skips a row.");
 
     const [first, second, third] = model.requests;
-    expect(first?.messages.map((message) => message.role)).toEqual(["system", "user"]);
-    expect(first?.messages[0]?.content).toContain("🎯 Correctness");
-    expect(first?.tools?.map((tool) => tool.name)).toEqual(["read_file", "grep", "list_files"]);
+    // The shared prefix (system text, the change), then the lens.
+    expect(first?.messages.map((message) => message.role)).toEqual(["system", "user", "user"]);
+    expect(first?.messages[0]?.content).not.toContain("Correctness");
+    expect(first?.messages[2]?.content).toContain("🎯 Correctness");
+    expect(first?.tools?.map((tool) => tool.name)).toEqual([
+      "read_file",
+      "grep",
+      "list_files",
+      "find_files",
+    ]);
     const afterFirst = toolResults(second?.messages ?? []);
     expect(afterFirst[0]).toContain("src/db.js\n");
     expect(afterFirst[1]).toContain(
@@ -92,7 +99,7 @@ describe("reviewLens with a chat model", () => {
     const results = toolResults(model.requests[1]?.messages ?? []);
     expect(results[0]).toMatch(/^error: the arguments of read_file are not valid JSON/);
     expect(results[1]).toBe(
-      'error: unknown tool "delete_file"; the available tools are read_file, grep, list_files',
+      'error: unknown tool "delete_file"; the available tools are read_file, grep, list_files, find_files',
     );
   });
 

@@ -3,7 +3,14 @@ import { reviewLens } from "../../src/agent/review-lens.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { FakeClock } from "../helpers/fake-clock.js";
-import { eventTrail, offByOne, reviewOptions, sqlInjection } from "./helpers/review-fixtures.js";
+import { parseUnifiedDiff } from "../../src/diff/parse-unified-diff.js";
+import {
+  eventTrail,
+  offByOne,
+  promptInput,
+  reviewOptions,
+  sqlInjection,
+} from "./helpers/review-fixtures.js";
 import { answer, call, scriptedChatModel, toolTurn } from "./helpers/scripted-models.js";
 
 const review = renderLensAnswer(
@@ -12,6 +19,25 @@ const review = renderLensAnswer(
   "Two problems in the new data access code of src/db.js.",
 );
 const verifyLimits = { maxTurns: 8, timeoutSeconds: 900, verify: true };
+
+/** The change the findings cite (src/db.js) and one they do not. */
+const changed = parseUnifiedDiff(
+  [
+    "diff --git a/src/db.js b/src/db.js",
+    "--- a/src/db.js",
+    "+++ b/src/db.js",
+    "@@ -6,0 +7,2 @@",
+    "+const sql = 'SELECT ' + name;",
+    "+const offset = page * pageSize + 1;",
+    "diff --git a/src/other.js b/src/other.js",
+    "--- a/src/other.js",
+    "+++ b/src/other.js",
+    "@@ -1 +1 @@",
+    "-a",
+    "+b",
+    "",
+  ].join("\n"),
+);
 
 const newFinding: LensFinding = {
   file: "lib/format.js",
@@ -32,7 +58,10 @@ describe("the verification pass", () => {
       toolTurn("", call("read_file", { path: "src/pool.js" })),
       answer(`${note}\n\n${renderLensAnswer("Significant issues", [sqlInjection])}`),
     ]);
-    const options = await reviewOptions(model, { limits: verifyLimits });
+    const options = await reviewOptions(model, {
+      limits: verifyLimits,
+      prompt: { ...promptInput, changes: { files: changed, excluded: new Map() } },
+    });
     const report = await reviewLens(options);
 
     expect(report).toMatchObject({
@@ -49,12 +78,28 @@ describe("the verification pass", () => {
         review,
       ].join("\n\n"),
     );
-    // Same conversation: the review answer, then the request, with the tools still there.
+    // A short session of its own: the review's system text, a context naming the lens with the
+    // cited file's hunks, then the request; never the review's conversation.
     const request = model.requests[1];
-    expect(request?.messages.at(-2)).toEqual({ role: "assistant", content: review });
+    const reviewRequest = model.requests[0];
+    expect(request?.messages.map((message) => message.role)).toEqual(["system", "user", "user"]);
+    expect(request?.messages[0]).toEqual(reviewRequest?.messages[0]);
+    expect(request?.messages[1]?.content).toMatch(
+      /^## Your lens: 🎯 Correctness \(lens: correctness\)/,
+    );
+    expect(request?.messages[1]?.content).toContain("modified src/db.js (+2 -0) — shown below");
+    expect(request?.messages[1]?.content).toContain("+const sql = 'SELECT ' + name;");
+    expect(request?.messages[1]?.content).not.toContain("src/other.js");
+    expect(JSON.stringify(request?.messages)).not.toContain(review);
     expect(request?.messages.at(-1)?.content).toMatch(/^Verification pass\./);
     expect(request?.messages.at(-1)?.content).toContain(offByOne.title);
-    expect(request?.tools?.map((tool) => tool.name)).toEqual(["read_file", "grep", "list_files"]);
+    expect(request?.tools?.map((tool) => tool.name)).toEqual([
+      "read_file",
+      "grep",
+      "list_files",
+      "find_files",
+      "get_diff",
+    ]);
     expect(eventTrail(options.events)).toEqual([
       "running 1",
       "verifying 2",
@@ -111,13 +156,42 @@ describe("the verification pass", () => {
     );
   });
 
+  it("in the full-diff style, continues the review's conversation", async () => {
+    const model = scriptedChatModel([
+      answer(review),
+      answer(
+        `Only the injection holds.\n\n${renderLensAnswer("Significant issues", [sqlInjection])}`,
+      ),
+    ]);
+    const report = await reviewLens(
+      await reviewOptions(model, {
+        limits: verifyLimits,
+        prompt: { ...promptInput, style: "full-diff" },
+      }),
+    );
+    expect(report.dropped).toEqual([offByOne]);
+    const request = model.requests[1];
+    expect(request?.messages.slice(0, 3)).toEqual(model.requests[0]?.messages);
+    expect(request?.messages.at(-2)).toEqual({ role: "assistant", content: review });
+    expect(request?.messages.at(-1)?.content).toMatch(/^Verification pass\./);
+  });
+
   it("keeps the findings when the verification only points back at the review", async () => {
+    // Continuing the conversation, finalize finds the review itself: not a verification.
     const model = scriptedChatModel([answer(review), answer("As I said above.")]);
-    const report = await reviewLens(await reviewOptions(model, { limits: verifyLimits }));
+    const full = { ...promptInput, style: "full-diff" as const };
+    const report = await reviewLens(
+      await reviewOptions(model, { limits: verifyLimits, prompt: full }),
+    );
     expect(report.findings).toEqual([sqlInjection, offByOne]);
     expect(report.text).toMatch(
       /^verification did not complete: its answer only pointed back at the review\./,
     );
+    // In its own session there is nothing above to point at: no block, findings kept.
+    const compact = scriptedChatModel([answer(review), answer("As I said above.")]);
+    const alone = await reviewLens(await reviewOptions(compact, { limits: verifyLimits }));
+    expect(alone.findings).toEqual([sqlInjection, offByOne]);
+    expect(alone.text).toMatch(/^verification did not complete: no usable findings block/);
   });
 
   it("keeps the findings when the verification call fails", async () => {

@@ -61,7 +61,7 @@ describe("loadAppConfig", () => {
       verify: true,
       maxTurns: 24,
       timeoutSeconds: 900,
-      diffBudgetChars: 120_000,
+      diffBudgetChars: 24_000,
       debounceSeconds: 30,
     });
   });

@@ -64,7 +64,7 @@ export interface FakeModelRequest {
   model: string;
   messages: FakeMessage[];
   tools: unknown[];
-  /** The lens named by a `lens: <id>` line in a system message, if any. */
+  /** The lens the request is for (lensOf), if any. */
   lens: string | undefined;
 }
 
@@ -73,7 +73,7 @@ export type FakeScript =
   | FakeReply[];
 
 export interface ScriptMatch {
-  /** Only requests whose system prompt names this lens (`lens: security`). */
+  /** Only requests for this lens (lensOf: `lens: security` in the system prompt or Gadfly's lens heading). */
   lens?: string;
   /** Only requests this predicate accepts. */
   when?: (request: FakeModelRequest) => boolean;
@@ -135,10 +135,16 @@ function matches(match: ScriptMatch, request: FakeModelRequest): boolean {
 /** What the fakes call a cross-examination request (the app's own name for the phase). */
 export const CHALLENGE_LENS = "cross-examination";
 
+/** Gadfly's lens heading (lensHeading in build-review-prompt.ts), at the start of a line. */
+const LENS_HEADING = /^## Your lens: .*\(lens: ([a-z0-9][a-z0-9-]*)\)$/gm;
+
 /**
- * The lens a request is for, from a `lens: <id>` marker in its system messages; a
- * cross-examination session (its system prompt asks for a `gadfly-challenge` block) is
- * `cross-examination`.
+ * The lens a request is for: from a `lens: <id>` marker in its system messages (a scripted
+ * prompt, or Gadfly before the lens left the system text), else from Gadfly's lens heading in
+ * a user message before the first answer (the reviews' and verifications' lens message). The
+ * last heading there wins: the lens message follows the pull request, whose text may carry a
+ * planted one. A cross-examination session (its system prompt asks for a `gadfly-challenge`
+ * block) is `cross-examination`.
  */
 export function lensOf(messages: readonly FakeMessage[]): string | undefined {
   for (const message of messages) {
@@ -152,11 +158,19 @@ export function lensOf(messages: readonly FakeMessage[]): string | undefined {
   }
   for (const message of messages) {
     if (message.role === "system" && typeof message.content === "string") {
-      const found = /\blens:\s*([a-z0-9][a-z0-9-]*)/i.exec(message.content);
+      // The id ends the marker: "(lens: x)" or a line ending "lens: x", never prose such as
+      // the contract's "Stay in your lens: other reviewers…".
+      const found = /\blens:\s*([a-z0-9][a-z0-9-]*)(?=\)|[ \t]*$)/im.exec(message.content);
       if (found?.[1] !== undefined) {
         return found[1].toLowerCase();
       }
     }
   }
-  return undefined;
+  let lens: string | undefined;
+  for (const message of messages) {
+    if (message.role === "assistant") break;
+    if (message.role !== "user" || typeof message.content !== "string") continue;
+    for (const found of message.content.matchAll(LENS_HEADING)) lens = found[1];
+  }
+  return lens;
 }

@@ -70,7 +70,12 @@ function recordingModel(): ChatModel {
     modelId: "m1",
     chat: async (request) => {
       const system = request.messages.find((message: Message) => message.role === "system");
-      const lens = /\(lens: ([a-z-]+)\)/.exec(system?.content ?? "")?.[1] ?? "?";
+      // The lens message follows the system text and the change (build-review-prompt.ts).
+      const lensMessage = request.messages.find(
+        (message: Message) =>
+          message.role === "user" && message.content.startsWith("## Your lens:"),
+      );
+      const lens = /\(lens: ([a-z-]+)\)/.exec(lensMessage?.content ?? "")?.[1] ?? "?";
       prompts.set(lens, system?.content ?? "");
       return {
         text: renderLensAnswer("No material issues found", [], "Reviewed."),
@@ -184,14 +189,13 @@ describe("the repository's conventions in a round", () => {
       expect(section).toContain(
         "A finding that only restates a documented convention the change follows is not a finding.",
       );
-      // Before the lens and the output contract, which have the last word.
-      expect(system.indexOf("(lens: ")).toBeGreaterThan(system.indexOf(section));
+      // Before the output contract, which has the last word; the lens is not in this message.
+      expect(system).not.toContain("(lens: ");
       expect(system.indexOf("## Output contract")).toBeGreaterThan(system.indexOf(section));
     }
-    // The same bytes up to the lens: a prefix the provider can cache across lenses.
-    const shared = security.slice(0, security.indexOf("You review one pull request"));
-    expect(shared).toContain("Prefer named exports.");
-    expect(correctness.startsWith(shared)).toBe(true);
+    // The same bytes for every lens: a prefix the provider can cache across lenses.
+    expect(security).toContain("Prefer named exports.");
+    expect(correctness).toBe(security);
     // Read at the pull request's base SHA.
     const reads = github.requests({
       method: "GET",

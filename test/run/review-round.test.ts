@@ -262,10 +262,10 @@ describe("reviewRound", () => {
     expect(published).not.toContain("PLANTED");
     expect(JSON.stringify(transcripts)).not.toContain("PLANTED");
     expect(transcripts.map((entry) => entry.messages.map((message) => message.role))).toEqual([
-      ["system", "user", "assistant"],
-      ["system", "user", "assistant"],
+      ["system", "user", "user", "assistant"],
+      ["system", "user", "user", "assistant"],
     ]);
-    expect(transcripts[0]?.messages[2]?.content).toContain("I found the key [redacted]");
+    expect(transcripts[0]?.messages[3]?.content).toContain("I found the key [redacted]");
     expect(result.reports[0]?.findings[0]?.title).toBe("Key [redacted] is hard-coded");
   });
 });

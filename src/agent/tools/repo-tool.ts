@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { DiffFile } from "../../diff/index.js";
 import type { ToolDefinition } from "../../llm/index.js";
 import type { Workspace } from "../workspace.js";
 import type { ToolLimits } from "./tool-limits.js";
@@ -9,6 +10,15 @@ export interface ToolContext {
   workspace: Workspace;
   limits: ToolLimits;
   signal?: AbortSignal | undefined;
+  /** The change under review, for get_diff; absent in sessions that have none. */
+  changes?: ChangedFiles | undefined;
+}
+
+/** The changed files a session may read the patch of, and those it may not (with why). */
+export interface ChangedFiles {
+  files: readonly DiffFile[];
+  /** Changed paths left out of the review (ignored by the repository), with the reason to give. */
+  excluded: ReadonlyMap<string, string>;
 }
 
 /** A read-only tool over the workspace. Arguments arrive unchecked, as the model wrote them. */

@@ -28,3 +28,22 @@ export const ListFilesArguments = z.object({
   path: OptionalPath,
 });
 export type ListFilesArguments = z.infer<typeof ListFilesArguments>;
+
+/** A non-negative count; models send it as a string too. */
+const Count = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, "a number").transform(Number)])
+  .pipe(z.number().int().nonnegative());
+
+export const GetDiffArguments = z.object({
+  path: z.string().min(1, "a changed file's path relative to the repository root"),
+  /** First line of the file's patch to return, 0-based. */
+  offset: Count.nullish().transform((value) => value ?? undefined),
+  /** Lines of the patch to return. */
+  limit: LineNumber.nullish().transform((value) => value ?? undefined),
+});
+export type GetDiffArguments = z.infer<typeof GetDiffArguments>;
+
+export const FindFilesArguments = z.object({
+  pattern: z.string().min(1, "a glob such as src/**/*.ts"),
+});
+export type FindFilesArguments = z.infer<typeof FindFilesArguments>;

@@ -22,6 +22,12 @@ export interface ToolLimits {
   grepMaxPatternChars: number;
   /** Wall-clock budget of one grep; a runaway (catastrophic) pattern is stopped at it. */
   grepTimeoutMs: number;
+  /** Lines of a file's patch get_diff returns per call. */
+  getDiffMaxLines: number;
+  /** Entries of the tree find_files looks at before it stops. */
+  findFilesMaxVisited: number;
+  /** find_files patterns longer than this are refused. */
+  findFilesMaxPatternChars: number;
 }
 
 export const DEFAULT_TOOL_LIMITS: ToolLimits = {
@@ -36,4 +42,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   grepMaxFiles: 20_000,
   grepMaxPatternChars: 500,
   grepTimeoutMs: 5_000,
+  getDiffMaxLines: 400,
+  findFilesMaxVisited: 100_000,
+  findFilesMaxPatternChars: 200,
 };
