@@ -34,7 +34,7 @@ const text = (entries: readonly string[]) => `${entries.join("\n")}\n`;
 const withLine = (entries: readonly string[], line: number, value: string) =>
   entries.map((entry, index) => (index === line - 1 ? value : entry));
 
-const aHead = withLine(lines(30, "a"), 5, "export const run = (cmd) => exec(`sh -c ${cmd}`);");
+const aHead = withLine(lines(30, "a"), 5, 'export const run = (cmd) => exec("sh -c " + cmd);');
 const bHead = withLine(lines(20, "b"), 10, "export const retries = Number(process.env.RETRIES);");
 
 const finding = (

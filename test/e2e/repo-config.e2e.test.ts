@@ -99,6 +99,9 @@ describe("repository config and follow-up rounds", { timeout: 30_000 }, () => {
           );
           return fixed ? [NAN, UNCHANGED] : [TIMING, NAN, UNCHANGED];
         },
+        // Round 2 is incremental and its push touched the timing finding's line: the finding is
+        // re-checked at the new head by a model that reported it, which sees the fix.
+        challenge: (_challenger, claim) => (claim.title === TIMING.title ? "refute" : "unsure"),
       },
     });
     const { github } = stack;
