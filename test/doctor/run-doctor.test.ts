@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -237,6 +238,14 @@ describe("gadfly doctor's checks", () => {
     expect(row(report, "data-dir")).toMatchObject({ status: "fail" });
     expect(row(report, "data-dir").detail).toContain("ENOTDIR");
   });
+
+  it.skipIf(!existsSync("/proc/self"))(
+    "fails a data directory that exists but cannot be written (/proc/self: even root cannot)",
+    async () => {
+      const report = await doctor({ env: { ...env(), GADFLY_DATA_DIR: "/proc/self" } });
+      expect(row(report, "data-dir")).toMatchObject({ status: "fail" });
+    },
+  );
 
   it("fails a database that does not answer, naming the host and never the password", async () => {
     const report = await doctor({
