@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { parsePatch } from "../../src/diff/parse-patch.js";
+import { applyReviewScope } from "../../src/run/apply-review-scope.js";
+import type { ChangeSet } from "../../src/run/change-set.js";
+
+const whole = [
+  parsePatch("src/a.js", "@@ -1 +1,2 @@\n a\n+whole-pr-a", { status: "modified" }),
+  parsePatch("src/b.js", "@@ -1 +1,2 @@\n b\n+whole-pr-b", { status: "modified" }),
+  parsePatch("docs/x.md", "@@ -1 +1 @@\n-x\n+y", { status: "modified" }),
+];
+const change: ChangeSet = {
+  title: "t",
+  description: "d",
+  headSha: "head",
+  files: whole,
+  packedDiff: "the whole PR",
+  included: ["src/a.js", "src/b.js"],
+  notReviewed: [{ path: "docs/x.md", reason: "ignored" }],
+  workspaceDir: "/tmp/none",
+};
+const step = parsePatch("src/b.js", "@@ -2 +2,2 @@\n whole-pr-b\n+step-b", { status: "modified" });
+const ignoredStep = parsePatch("docs/x.md", "@@ -1 +1 @@\n-y\n+z", { status: "modified" });
+
+describe("applyReviewScope", () => {
+  it("shows only the step as the change under review, says so, and keeps the whole PR's files", () => {
+    const scoped = applyReviewScope(
+      change,
+      { kind: "incremental", since: "abc1234def", files: [step, ignoredStep] },
+      10_000,
+    );
+    expect(scoped.packedDiff).toContain("+step-b");
+    expect(scoped.packedDiff).not.toContain("whole-pr-a");
+    expect(scoped.packedDiff).not.toContain("+z");
+    expect(scoped.included).toEqual(["src/b.js"]);
+    expect(scoped.files).toBe(whole);
+    expect(scoped.diffNote).toContain("since `abc1234`");
+    expect(scoped.diffNote).toContain("(1 file)");
+    expect(scoped.diffNote).toContain("the change under review");
+    expect(scoped.scope?.kind).toBe("incremental");
+  });
+
+  it("lists a step file over the budget as not reviewed, and says when nothing reviewable changed", () => {
+    const tight = applyReviewScope(change, { kind: "incremental", since: "abc", files: [step] }, 5);
+    expect(tight.notReviewed.map((entry) => entry.path)).toEqual(["docs/x.md", "src/b.js"]);
+    const empty = applyReviewScope(
+      change,
+      { kind: "incremental", since: "abc", files: [ignoredStep] },
+      10_000,
+    );
+    expect(empty.diffNote).toContain("nothing the repository reviews changed since");
+  });
+
+  it("leaves a full review as prepared, with its reason", () => {
+    const full = applyReviewScope(change, { kind: "full", reason: "not-ancestor" }, 10_000);
+    expect(full).toEqual({ ...change, scope: { kind: "full", reason: "not-ancestor" } });
+  });
+});

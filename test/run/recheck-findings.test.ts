@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { Workspace } from "../../src/agent/workspace.js";
+import type { PreviousFinding } from "../../src/consensus/consensus.js";
+import type { FindingToRecheck } from "../../src/run/plan-carry.js";
+import { recheckFindings, recheckSessionLens } from "../../src/run/recheck-findings.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { answer, scriptedChatModel } from "../agent/helpers/scripted-models.js";
+import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
+import { FakeClock } from "../helpers/fake-clock.js";
+
+const previous = (
+  fingerprint: string,
+  severity: PreviousFinding["severity"],
+  models: string[],
+): FindingToRecheck => ({
+  finding: {
+    fingerprint,
+    title: `Problem ${fingerprint}`,
+    file: "src/a.js",
+    line: 4,
+    severity,
+    detail: { endLine: 6, models, lens: "security", confidence: "high", body: "b" },
+  },
+  line: 4,
+  endLine: 6,
+});
+
+const block = (verdict: string) =>
+  answer(
+    `Checked.\n\n\`\`\`gadfly-challenge\n${JSON.stringify({ verdict, reason: `it is ${verdict}`, checked: "src/a.js:4" })}\n\`\`\``,
+  );
+
+async function recheck(
+  findings: FindingToRecheck[],
+  verdicts: Record<string, string>,
+  options: { maxRechecks?: number; models?: string[]; signal?: AbortSignal } = {},
+) {
+  const asked: string[] = [];
+  const carried = await recheckFindings({
+    findings,
+    models: options.models ?? ["alpha", "beta"],
+    modelFor: (model, fingerprint) => {
+      asked.push(`${fingerprint} → ${model}`);
+      const verdict = verdicts[fingerprint];
+      return scriptedChatModel(
+        verdict === undefined ? [answer("no block"), answer("none")] : [block(verdict)],
+      );
+    },
+    workspace: await Workspace.open(FIXTURE_REPO),
+    settings: { maxTurns: 2, timeoutSeconds: 60, maxRechecks: options.maxRechecks ?? 10 },
+    limiter: createReviewerLimiter(2),
+    signal: options.signal ?? new AbortController().signal,
+    clock: new FakeClock(),
+  });
+  return { carried, asked };
+}
+
+describe("recheckFindings", () => {
+  it("asks the first model of the round that reported each finding, and carries only what it does not refute", async () => {
+    const { carried, asked } = await recheck(
+      [previous("f1", "high", ["gamma", "beta"]), previous("f2", "medium", ["alpha"])],
+      { f1: "refute", f2: "confirm" },
+    );
+    expect(asked.sort()).toEqual(["f1 → beta", "f2 → alpha"]);
+    expect(carried).toEqual([{ fingerprint: "f2", line: 4, endLine: 6, recheck: "confirmed" }]);
+  });
+
+  it("keeps a finding open, marked unsure, when its re-check is unsure or gives no answer", async () => {
+    const { carried } = await recheck(
+      [previous("f1", "high", ["alpha"]), previous("f2", "low", ["alpha"])],
+      { f1: "unsure" },
+    );
+    expect(carried).toEqual([
+      { fingerprint: "f1", line: 4, endLine: 6, recheck: "unsure" },
+      { fingerprint: "f2", line: 4, endLine: 6, recheck: "unsure" },
+    ]);
+  });
+
+  it("re-checks the most severe first up to the cap, keeps the rest open unasked, and asks the round's first model when no reporter runs", async () => {
+    const { carried, asked } = await recheck(
+      [previous("low", "low", ["gone"]), previous("high", "high", ["gone"])],
+      { high: "refute", low: "refute" },
+      { maxRechecks: 1 },
+    );
+    expect(asked).toEqual(["high → alpha"]);
+    expect(carried).toEqual([{ fingerprint: "low", line: 4, endLine: 6, recheck: "unsure" }]);
+  });
+
+  it("never calls a finding fixed once the round is stopped", async () => {
+    const controller = new AbortController();
+    controller.abort("superseded");
+    const { carried } = await recheck(
+      [previous("f1", "high", ["alpha"])],
+      { f1: "refute" },
+      {
+        signal: controller.signal,
+      },
+    );
+    expect(carried).toEqual([{ fingerprint: "f1", line: 4, endLine: 6, recheck: "unsure" }]);
+  });
+
+  it("names each re-check's session after its finding", () => {
+    expect(recheckSessionLens("abc")).toBe("recheck-abc");
+  });
+});
