@@ -44,15 +44,13 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     const text = await (await fetch(`${app.url}/metrics`)).text();
     return Number(/^gadfly_rounds_total\{state="started"\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
   };
-  /** Model calls per model for the tag, whatever lens the router read from the prompt. */
-  const callsPerModel = (tag: string) => {
-    const perModel = new Map<string, number>();
-    for (const [key, count] of router.calls(tag)) {
-      const model = key.slice(0, key.lastIndexOf("/"));
-      perModel.set(model, (perModel.get(model) ?? 0) + count);
-    }
-    return perModel;
-  };
+  /** The board says the push was noticed and its round waits, within 2 s. */
+  const boardSaysWaiting = (pr: PullRequestSnapshot) =>
+    waitFor(
+      () => (own(pr, MARKERS.statusBoard)[0]?.body ?? "").includes("Waiting for pushes to settle"),
+      2_000,
+    );
+  const oneCallPerModel = new Map(MODELS.map((model) => [model.id, 1]));
 
   beforeAll(async () => {
     stack = await startStack({
@@ -89,10 +87,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     // Answered once the round is recorded and queued: its quiet period runs from about now.
     const firstPushAt = Date.now();
     // Noticed at once: the board says it waits, and no check or model call exists yet.
-    await waitFor(
-      () => (own(pr, MARKERS.statusBoard)[0]?.body ?? "").includes("Waiting for pushes to settle"),
-      2_000,
-    );
+    await boardSaysWaiting(pr);
     expect(github.checkRuns(pr.headSha)).toEqual([]);
     expect(router.total("[burst]")).toBe(0);
 
@@ -132,7 +127,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     expect(github.checkRuns(last)).toHaveLength(1);
     for (const head of heads.slice(0, -1)) expect(github.checkRuns(head)).toEqual([]);
     // Each model reviewed once (one lens, no findings: one call each), for one round only.
-    expect(callsPerModel("[burst]")).toEqual(new Map(MODELS.map((model) => [model.id, 1])));
+    expect(router.perModel("[burst]")).toEqual(oneCallPerModel);
     expect((await roundsStarted()) - startedBefore).toBe(1);
     // One board, edited in place from "waiting" to the review's end.
     expect(own(pr, MARKERS.statusBoard)).toHaveLength(1);
@@ -157,10 +152,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     });
     const pushedAt = Date.now();
     await deliver(app.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
-    await waitFor(
-      () => (own(pr, MARKERS.statusBoard)[0]?.body ?? "").includes("Waiting for pushes to settle"),
-      2_000,
-    );
+    await boardSaysWaiting(pr);
     const comment = github.addComment(pr, { body: "@gadfly review", user: "maintainer" });
     await deliver(
       app.webhookUrl,
@@ -174,7 +166,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     // The comment joined the push's round: one round, one check, each model once.
     await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS));
     expect(github.checkRuns(pr.headSha)).toHaveLength(1);
-    expect(callsPerModel("[asked]")).toEqual(new Map(MODELS.map((model) => [model.id, 1])));
+    expect(router.perModel("[asked]")).toEqual(oneCallPerModel);
   });
 
   it("runs the round after a SIGKILL during the quiet period, once, not before it ends", async () => {
@@ -186,10 +178,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     });
     const pushedAt = Date.now();
     await deliver(app.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
-    await waitFor(
-      () => (own(pr, MARKERS.statusBoard)[0]?.body ?? "").includes("Waiting for pushes to settle"),
-      2_000,
-    );
+    await boardSaysWaiting(pr);
     expect(await app.stop("SIGKILL")).toBeNull();
     app = await startApp(stack);
 
@@ -197,7 +186,7 @@ describe("push debounce: a burst of pushes is one round", { timeout: 60_000 }, (
     expect(Date.now()).toBeGreaterThanOrEqual(pushedAt + DEBOUNCE_MS);
     await waitFor(() => completed(pr.headSha).length === 1, 30_000);
     expect(github.checkRuns(pr.headSha)).toHaveLength(1);
-    expect(callsPerModel("[restart]")).toEqual(new Map(MODELS.map((model) => [model.id, 1])));
+    expect(router.perModel("[restart]")).toEqual(oneCallPerModel);
     // The board the receiver posted before the kill is the one the round finished in.
     expect(own(pr, MARKERS.statusBoard)).toHaveLength(1);
     expect(own(pr, MARKERS.statusBoard)[0]?.body).toContain("Every changed file was reviewed.");

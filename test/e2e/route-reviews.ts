@@ -34,6 +34,8 @@ export interface ReviewRouter {
   calls(tag: string): Map<string, number>;
   /** Total calls for the tag. */
   total(tag: string): number;
+  /** Calls per model for the tag, whatever lens each call was counted under. */
+  perModel(tag: string): Map<string, number>;
 }
 
 /**
@@ -98,6 +100,14 @@ export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>):
   return {
     calls: (tag) => new Map(counts.get(tag) ?? []),
     total: (tag) => [...(counts.get(tag)?.values() ?? [])].reduce((sum, count) => sum + count, 0),
+    perModel: (tag) => {
+      const perModel = new Map<string, number>();
+      for (const [key, count] of counts.get(tag) ?? []) {
+        const model = key.slice(0, key.lastIndexOf("/"));
+        perModel.set(model, (perModel.get(model) ?? 0) + count);
+      }
+      return perModel;
+    },
   };
 }
 
