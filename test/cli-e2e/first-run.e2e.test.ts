@@ -6,21 +6,19 @@
  * ✔; `npm start` then runs, logs the same table, and takes deliveries at the webhook URL the
  * setup page registered.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { copyFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETUP_NEXT_STEPS } from "../../src/boot/start-setup-mode.js";
+import { type SpawnedApp, type Stack, spawnApp, waitFor } from "../e2e/harness.js";
 import { deliver, type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelServer } from "../fakes/model-fake-server.js";
-import { freePort } from "../helpers/free-port.js";
 import { ROOT, runGadfly } from "./run-gadfly.js";
 
-const TSX_LOADER = join(ROOT, "node_modules/tsx/dist/loader.mjs");
 const OPENAI_KEY = "sk-first-run-0123456789abcdef";
 
 let github: FakeGitHub;
@@ -56,37 +54,29 @@ afterAll(async () => {
   await Promise.allSettled([github?.close(), openai?.close(), ollama?.close()]);
 });
 
-interface Started {
-  child: ChildProcess;
-  port: number;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-async function npmStart(env: Record<string, string> = {}): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, join(ROOT, "src/main.ts")], {
-    cwd: dir,
-    env: { ...baseEnv, PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+/**
+ * `npm start` as the e2e harness spawns it, but as a new user has it: no APP_ID, key, secret or
+ * config of the harness's; only what `.env` and `gadfly.config.yml` in the directory say.
+ */
+function npmStart(env: Record<string, string> = {}): Promise<SpawnedApp> {
+  const stack: Stack = {
+    github,
+    openai,
+    ollama,
+    dir,
+    configPath: join(dir, "gadfly.config.yml"),
+    dataDir: join(dir, "data"),
+    close: async () => undefined,
+  };
+  return spawnApp(stack, {
+    APP_ID: undefined,
+    PRIVATE_KEY: undefined,
+    WEBHOOK_SECRET: undefined,
+    GADFLY_CONFIG: undefined,
+    E2E_OPENAI_KEY: undefined,
+    NO_SMEE_SETUP: "true",
+    ...env,
   });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return { child, port, output: () => output, exited };
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function answers(url: string): Promise<Response | null> {
@@ -102,11 +92,11 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
     const app = await npmStart();
     try {
       let page: Response | null = null;
-      await until(async () => {
-        if (app.child.exitCode !== null) throw new Error(`exited:\n${app.output()}`);
+      await waitFor(async () => {
+        if (app.process.exitCode !== null) throw new Error(`exited:\n${app.output()}`);
         page = await answers(`http://127.0.0.1:${app.port}/probot`);
         return page?.ok === true;
-      }, "the setup page");
+      }, 20_000);
       const html = await (page as unknown as Response).text();
       // The manifest comes from app.yml: its name and events.
       expect(html).toContain("Gadfly");
@@ -123,9 +113,9 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
       expect(dotEnv.APP_ID).toBe("42");
       expect(dotEnv.WEBHOOK_SECRET).toBe("whsec-from-manifest-first");
       expect(dotEnv.PRIVATE_KEY).toMatch(/^-----BEGIN RSA PRIVATE KEY-----\n/);
-      await until(() => app.output().includes(SETUP_NEXT_STEPS), "the next-steps line");
+      await waitFor(() => app.output().includes(SETUP_NEXT_STEPS), 20_000);
     } finally {
-      app.child.kill("SIGTERM");
+      app.process.kill("SIGTERM");
       await app.exited;
     }
   });
@@ -175,11 +165,11 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
   it("and npm start runs, logging the same checks", async () => {
     const app = await npmStart({ OPENAI_API_KEY: OPENAI_KEY, GADFLY_DATA_DIR: join(dir, "data") });
     try {
-      await until(async () => {
-        if (app.child.exitCode !== null) throw new Error(`exited:\n${app.output()}`);
+      await waitFor(async () => {
+        if (app.process.exitCode !== null) throw new Error(`exited:\n${app.output()}`);
         return (await answers(`http://127.0.0.1:${app.port}/ping`))?.ok === true;
-      }, "the app");
-      await until(() => app.output().includes("start-up checks"), "the start-up checks");
+      }, 20_000);
+      await waitFor(() => app.output().includes("start-up checks"), 20_000);
       expect(app.output()).toContain("✔ provider openai");
       expect(app.output()).not.toContain(OPENAI_KEY);
       // Setup mode registered the App with its webhook URL at the root (Probot's manifest):
@@ -195,7 +185,7 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
       expect((await deliver(`${root}api/github/webhooks`, ping, secret)).status).toBe(200);
       expect((await deliver(root, { ...ping, id: "forged" }, "development")).status).toBe(400);
     } finally {
-      app.child.kill("SIGTERM");
+      app.process.kill("SIGTERM");
       await app.exited;
     }
   });
