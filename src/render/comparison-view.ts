@@ -19,7 +19,7 @@ export interface ComparisonView {
   freshCount: number;
   hasItems: boolean;
   fixed: FixedItem[];
-  stillOpen: FindingRow[];
+  stillOpen: StillOpenRow[];
   fresh: FindingRow[];
   /** Items left out of the three lists to fit the comment. */
   omitted: number;
@@ -28,6 +28,21 @@ export interface ComparisonView {
    * counts as fixed: it may only have gone unreported, and the section says so.
    */
   fixedUnsure: boolean;
+}
+
+/** A still-open row; `carried` says why an incremental round kept it without a model re-reporting it. */
+export interface StillOpenRow extends FindingRow {
+  carried: string | null;
+}
+
+/** Our words for a carried finding (see Cluster.carried). */
+function carriedNote(cluster: RoundComparison["stillOpen"][number]): string | null {
+  if (cluster.carried === undefined) return null;
+  if (cluster.carried.recheck === "confirmed")
+    return "the push changed its lines; re-checked: still there";
+  if (cluster.carried.recheck === "unsure")
+    return "the push changed its lines; not confirmed fixed, so kept open";
+  return `carried from round ${cluster.carried.since}: the push left its lines alone`;
 }
 
 /** The "Since the last round" section, each list cut to `limit` items. */
@@ -42,7 +57,7 @@ export function comparisonView(
   const fixed = comparison.fixed.slice(0, limit).map(fixedItem);
   const stillOpen = comparison.stillOpen
     .slice(0, limit)
-    .map((c) => findingRow(c, modelCount, urls));
+    .map((c) => ({ ...findingRow(c, modelCount, urls), carried: carriedNote(c) }));
   const fresh = comparison.fresh.slice(0, limit).map((c) => findingRow(c, modelCount, urls));
   const total = comparison.fixed.length + comparison.stillOpen.length + comparison.fresh.length;
   const shown = fixed.length + stillOpen.length + fresh.length;

@@ -160,6 +160,7 @@ describe("incremental rounds", { timeout: 60_000 }, () => {
     expect(round2).toMatch(/Since the last round.*✅ 0 fixed · 🔁 2 still open · 🆕 0 new/);
     expect(round2).toContain("Shell command built from");
     expect(round2).toContain("Significant issues");
+    expect(round2).toContain("carried from round 1: the push left its lines alone");
     const board = await boardAt(second, "Incremental: 1 file since");
     expect(board).toContain(`Incremental: 1 file since \`${first.headSha.slice(0, 7)}\``);
     // Nothing was posted inline twice.
