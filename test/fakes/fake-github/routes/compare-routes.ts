@@ -3,7 +3,8 @@ import { githubError } from "../github-error.js";
 import { paginate } from "../paginate.js";
 import { type RepositoryRouteContext, repositoryRoute } from "../repository-route.js";
 import type { Route, RouteResponse } from "../route.js";
-import type { CommitRecord, FileChange, RepositoryRecord } from "../types.js";
+import type { CommitRecord, RepositoryRecord } from "../types.js";
+import { fileJson } from "./pull-request-routes.js";
 
 // GitHub's compare lists at most 300 files for the whole comparison (on the first page only).
 const maximumComparedFiles = 300;
@@ -109,22 +110,5 @@ function commitJson(context: RepositoryRouteContext, commit: CommitRecord | unde
       sha: parent,
       url: `${apiRepo(context)}/commits/${parent}`,
     })),
-  };
-}
-
-function fileJson(context: RepositoryRouteContext, headSha: string, file: FileChange) {
-  const encodedPath = file.filename.split("/").map(encodeURIComponent).join("/");
-  return {
-    sha: file.sha,
-    filename: file.filename,
-    status: file.status,
-    additions: file.additions,
-    deletions: file.deletions,
-    changes: file.changes,
-    blob_url: `${htmlRepo(context)}/blob/${headSha}/${encodedPath}`,
-    raw_url: `${htmlRepo(context)}/raw/${headSha}/${encodedPath}`,
-    contents_url: `${apiRepo(context)}/contents/${encodedPath}?ref=${headSha}`,
-    ...(file.patch === undefined ? {} : { patch: file.patch }),
-    ...(file.previousFilename === undefined ? {} : { previous_filename: file.previousFilename }),
   };
 }

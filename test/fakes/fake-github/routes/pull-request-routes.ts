@@ -44,7 +44,7 @@ export const pullRequestRoutes: Route[] = [
       const page = paginate(pullRequest.files.slice(0, maximumListedFiles), context);
       return {
         status: 200,
-        json: page.items.map((file) => fileJson(context, pullRequest, file)),
+        json: page.items.map((file) => fileJson(context, pullRequest.headSha, file)),
         headers: page.headers,
       };
     }),
@@ -96,11 +96,8 @@ function diffResponse(pullRequest: PullRequestRecord): RouteResponse {
   };
 }
 
-function fileJson(
-  context: RepositoryRouteContext,
-  pullRequest: PullRequestRecord,
-  file: FileChange,
-) {
+/** A changed file as GitHub lists it, its URLs at `headSha` (a PR's files, a comparison's). */
+export function fileJson(context: RepositoryRouteContext, headSha: string, file: FileChange) {
   const { urls } = context.state;
   const fullName = `${context.repository.owner.login}/${context.repository.name}`;
   const encodedPath = file.filename.split("/").map(encodeURIComponent).join("/");
@@ -111,9 +108,9 @@ function fileJson(
     additions: file.additions,
     deletions: file.deletions,
     changes: file.changes,
-    blob_url: `${urls.html}/${fullName}/blob/${pullRequest.headSha}/${encodedPath}`,
-    raw_url: `${urls.html}/${fullName}/raw/${pullRequest.headSha}/${encodedPath}`,
-    contents_url: `${urls.api}/repos/${fullName}/contents/${encodedPath}?ref=${pullRequest.headSha}`,
+    blob_url: `${urls.html}/${fullName}/blob/${headSha}/${encodedPath}`,
+    raw_url: `${urls.html}/${fullName}/raw/${headSha}/${encodedPath}`,
+    contents_url: `${urls.api}/repos/${fullName}/contents/${encodedPath}?ref=${headSha}`,
     ...(file.patch === undefined ? {} : { patch: file.patch }),
     ...(file.previousFilename === undefined ? {} : { previous_filename: file.previousFilename }),
   };
