@@ -9,7 +9,8 @@ export function starterConfig(providers: readonly StarterProvider[]): string {
   return [
     "# Gadfly's app config, written by `gadfly init`. Keys are never written here: each",
     "# provider names the environment variable that holds its key (see .env.example).",
-    "# Check it with `gadfly doctor`. Reference: README.md, section Configuration.",
+    "# Check it with `gadfly doctor`. Reference: README.md, section Configuration; more",
+    "# providers (Gemini, OpenRouter, Azure…) in examples/configs/ of the repository.",
     "",
     "providers:",
     ...providers.flatMap((provider) => provider.entry),

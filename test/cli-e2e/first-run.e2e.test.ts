@@ -142,7 +142,7 @@ describe("first run, as the README's Quick start says", { timeout: 60_000 }, () 
       .replace("http://127.0.0.1:11434", ollama.url);
     await writeFile(configPath, config);
     openai.script("gpt-5.1", [{ text: "unused" }]);
-    ollama.script("gpt-oss:20b", [{ text: "unused" }]);
+    ollama.script("qwen3-coder:30b", [{ text: "unused" }]);
 
     const missingKey = await runGadfly(["doctor"], { cwd: dir, env: baseEnv });
     expect(missingKey.code, missingKey.stderr).toBe(1);

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/index.js";
@@ -38,6 +39,7 @@ async function init(
   return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const temporary = () => mkdtemp(join(tmpdir(), "gadfly-init-"));
 
 describe("gadfly init", () => {
@@ -83,6 +85,24 @@ describe("gadfly init", () => {
     // Optional settings are listed too, commented out so a copy changes no default.
     for (const name of ["GADFLY_DATA_DIR", "GADFLY_DATABASE_URL", "PORT", "GHE_HOST"]) {
       expect(envText).toMatch(new RegExp(`^# ${name}=`, "m"));
+    }
+  });
+
+  it("runs the agent CLIs with the same commands as examples/configs/ documents", async () => {
+    const dir = await temporary();
+    expect((await init(["--providers", "claude-code,codex"], dir)).code).toBe(0);
+    const written = await loadAppConfig({ GADFLY_CONFIG: "gadfly.config.yml" }, dir);
+    for (const name of ["claude-code", "codex"]) {
+      const example = await loadAppConfig(
+        { GADFLY_CONFIG: join(ROOT, "examples/configs", `${name}.yml`) },
+        dir,
+      );
+      const commandOf = (config: typeof written) =>
+        config.providers.find((provider) => provider.name === name);
+      expect(commandOf(written), name).toMatchObject({
+        command: (commandOf(example) as { command: string[] }).command,
+        env: (commandOf(example) as { env: string[] }).env,
+      });
     }
   });
 
