@@ -44,7 +44,9 @@ export function buildVerifyPrompt(
     fenceUntrusted("Title", input.title),
     fenceUntrusted(
       `Changed files your findings cite (${files.length})`,
-      summary.listing.length === 0 ? "(none of them is a changed file)" : summary.listing.join("\n"),
+      summary.listing.length === 0
+        ? "(none of them is a changed file)"
+        : summary.listing.join("\n"),
     ),
     fenceUntrusted("Diff of those files (the highest-priority hunks)", summary.hunks, "diff"),
   ];

@@ -48,7 +48,8 @@ export async function verifyFindings(
   try {
     const compact = (session.prompt.input.style ?? "compact") === "compact";
     if (model.kind === "agent") answer = await verifyInNewRun(model, session, review, compact);
-    else if (compact) answer = await verifyWithTools(model, session, verifySession(session, review));
+    else if (compact)
+      answer = await verifyWithTools(model, session, verifySession(session, review));
     else if (review.conversation === null) answer = "there is no conversation to continue";
     else {
       answer = await verifyWithTools(model, session, [

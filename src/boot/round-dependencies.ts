@@ -30,8 +30,7 @@ export function roundDependencies(
     agentIsolation: services.agentIsolation ?? "none",
     // The economy benchmark's baseline (the whole diff in every turn), for that benchmark alone:
     // not a user setting, so not in the config.
-    ...(services.promptStyle === undefined &&
-    process.env.GADFLY_BENCH_PROMPT_STYLE === "full-diff"
+    ...(services.promptStyle === undefined && process.env.GADFLY_BENCH_PROMPT_STYLE === "full-diff"
       ? { promptStyle: "full-diff" as const }
       : {}),
   };

@@ -1,7 +1,7 @@
 import { classifyPath, type PathKind } from "./classify-path.js";
 import type { DiffFile, DiffHunk } from "./diff-file.js";
-import { quoteGitPath } from "./quote-git-path.js";
 import { measureHunk } from "./measure-diff-file.js";
+import { quoteGitPath } from "./quote-git-path.js";
 import { renderFileHeader, renderHunk } from "./render-diff-file.js";
 
 /** Why a changed file has no hunk in the summary at all, when it is not for lack of room. */
@@ -28,6 +28,13 @@ export interface SummarizeOptions {
   maxListed?: number;
   /** A larger hunk is left to the tools. Default a third of the budget. */
   maxHunkChars?: number;
+  /**
+   * The files to list, when not `files` (an incremental round lists the whole pull request
+   * and shows the hunks of the step since the last round): one not among `files` gets
+   * `unshownNote`.
+   */
+  listed?: readonly DiffFile[];
+  unshownNote?: string;
 }
 
 const DEFAULT_MAX_LISTED = 1_000;
@@ -134,17 +141,23 @@ export function summarizeChange(
   });
 
   const exclusion = new Map(excluded.map((entry) => [entry.path, entry.reason]));
+  const indexOf = new Map(files.map((file, fileIndex) => [file.path, fileIndex]));
+  const listed = options.listed ?? files;
   const maxListed = options.maxListed ?? DEFAULT_MAX_LISTED;
-  const listing = files.slice(0, maxListed).map((file, fileIndex) => {
+  const listing = listed.slice(0, maxListed).map((file) => {
+    const fileIndex = indexOf.get(file.path);
+    const summarized = fileIndex === undefined ? undefined : files[fileIndex];
     const note =
       notes.get(file.path) ??
       excludedNote(exclusion.get(file.path)) ??
-      shownNote(file, chosen.get(fileIndex)?.size ?? 0);
+      (summarized === undefined || fileIndex === undefined
+        ? (options.unshownNote ?? "— not shown")
+        : shownNote(summarized, chosen.get(fileIndex)?.size ?? 0));
     return `${describeFile(file)} ${note}`;
   });
-  if (files.length > maxListed) {
+  if (listed.length > maxListed) {
     listing.push(
-      `… and ${files.length - maxListed} more changed files, not listed (find them with the tools)`,
+      `… and ${listed.length - maxListed} more changed files, not listed (find them with the tools)`,
     );
   }
   return { listing, hunks, shown, excluded };

@@ -1,4 +1,4 @@
-import { packDiff } from "../diff/index.js";
+import { type DiffFile, packDiff, summarizeChange } from "../diff/index.js";
 import type { ChangeSet, ReviewScope } from "./change-set.js";
 
 /**
@@ -16,14 +16,18 @@ export function applyReviewScope(
   if (scope.kind === "full") return { ...change, scope };
   const left = new Set(change.notReviewed.map((entry) => entry.path));
   const reviewed = scope.files.filter((file) => !left.has(file.path));
-  const packed = packDiff(reviewed, diffBudgetChars);
   const since = scope.since.slice(0, 7);
+  const packed =
+    change.promptStyle === "full-diff"
+      ? packDiff(reviewed, diffBudgetChars)
+      : compactStep(change, reviewed, diffBudgetChars, since);
   const count = `${reviewed.length} file${reviewed.length === 1 ? "" : "s"}`;
   return {
     ...change,
     scope,
     packedDiff: packed.text,
     included: packed.included,
+    ...("listing" in packed ? { listing: packed.listing } : {}),
     notReviewed: [
       ...change.notReviewed,
       ...packed.omitted.map((omitted) => ({ path: omitted.path, reason: omitted.reason })),
@@ -32,5 +36,31 @@ export function applyReviewScope(
       reviewed.length === 0
         ? `This round is incremental: nothing the repository reviews changed since \`${since}\`, the head Gadfly last reviewed. Its earlier rounds reviewed the pull request's changes; the files listed above are readable with the tools.`
         : `This round is incremental: the diff above is only what changed since \`${since}\`, the head Gadfly last reviewed (${count}), and that is the change under review. Earlier rounds reviewed the rest of the pull request: every file it changes is listed above and readable with the tools, for context. Report a problem outside this change only when this change causes or exposes it.`,
+  };
+}
+
+/**
+ * The compact form of the step: its highest-priority hunks within the budget, and the whole
+ * pull request listed, each file saying whether the step shows it. Only the step's generated and
+ * binary files are left out (those of the whole PR already are); the rest is read with get_diff.
+ */
+function compactStep(
+  change: ChangeSet,
+  step: readonly DiffFile[],
+  budget: number,
+  since: string,
+): { text: string; included: string[]; omitted: ChangeSet["notReviewed"]; listing: string[] } {
+  const notes = new Map<string, string>();
+  for (const entry of change.notReviewed) notes.set(entry.path, "— not reviewed");
+  const summary = summarizeChange(step, budget, {
+    listed: change.files,
+    notes,
+    unshownNote: `— unchanged since \`${since}\` (get_diff shows the pull request's patch)`,
+  });
+  return {
+    text: summary.hunks,
+    included: summary.shown,
+    omitted: summary.excluded,
+    listing: summary.listing,
   };
 }

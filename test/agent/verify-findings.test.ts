@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { reviewLens } from "../../src/agent/review-lens.js";
+import { parseUnifiedDiff } from "../../src/diff/parse-unified-diff.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { FakeClock } from "../helpers/fake-clock.js";
-import { parseUnifiedDiff } from "../../src/diff/parse-unified-diff.js";
 import {
   eventTrail,
   offByOne,

@@ -61,7 +61,8 @@ function reviewer(findings: object[]): FakeScript {
         text: `Re-read the file: all hold.\n\nVERDICT: Significant issues\n${block(findings)}`,
       };
     }
-    if (request.messages.length === 2) {
+    // The first turn of a review: nothing answered yet.
+    if (!request.messages.some((message) => message.role === "assistant")) {
       return { toolCalls: [{ name: "read_file", arguments: { path: TOKEN_FILE } }] };
     }
     const verdict = findings.length === 0 ? "No material issues found" : "Significant issues";

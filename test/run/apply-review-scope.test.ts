@@ -39,9 +39,29 @@ describe("applyReviewScope", () => {
     expect(scoped.scope?.kind).toBe("incremental");
   });
 
-  it("lists a step file over the budget as not reviewed, and says when nothing reviewable changed", () => {
+  it("lists the whole PR, each file saying whether the step shows it", () => {
+    const scoped = applyReviewScope(
+      change,
+      { kind: "incremental", since: "abc1234def", files: [step] },
+      10_000,
+    );
+    expect(scoped.listing).toEqual([
+      "modified src/a.js (+1 -0) — unchanged since `abc1234` (get_diff shows the pull request's patch)",
+      "modified src/b.js (+1 -0) — shown below",
+      "modified docs/x.md (+1 -1) — not reviewed",
+    ]);
+    // A step file over the budget stays reviewed: listed, not shown, read with get_diff.
     const tight = applyReviewScope(change, { kind: "incremental", since: "abc", files: [step] }, 5);
+    expect(tight.packedDiff).toBe("");
+    expect(tight.notReviewed.map((entry) => entry.path)).toEqual(["docs/x.md"]);
+    expect(tight.listing?.[1]).toBe("modified src/b.js (+1 -0) — not shown (1 hunk)");
+  });
+
+  it("lists a step file over the budget as not reviewed in the full-diff style, and says when nothing reviewable changed", () => {
+    const full = { ...change, promptStyle: "full-diff" as const };
+    const tight = applyReviewScope(full, { kind: "incremental", since: "abc", files: [step] }, 5);
     expect(tight.notReviewed.map((entry) => entry.path)).toEqual(["docs/x.md", "src/b.js"]);
+    expect(tight.listing).toBeUndefined();
     const empty = applyReviewScope(
       change,
       { kind: "incremental", since: "abc", files: [ignoredStep] },
