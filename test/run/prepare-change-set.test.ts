@@ -26,6 +26,34 @@ function source(files: DiffFile[], ignore: string[]): ChangeSetSource {
 }
 
 describe("prepareChangeSet", () => {
+  it("compact: lists every file, shows hunks within the budget, and keeps the rest reviewed", () => {
+    const files = [
+      addedFile("vendor/lib.js"),
+      addedFile("src/app.ts"),
+      addedFile("src/other.ts"),
+      addedFile("package-lock.json"),
+    ];
+    // Room for one small file's diff: the other is listed, not shown, and still reviewed.
+    const change = prepareChangeSet({ ...source(files, ["vendor/**"]), diffBudgetChars: 200 });
+    expect(change.promptStyle).toBe("compact");
+    expect(change.packedDiff.length).toBeLessThanOrEqual(200);
+    expect(change.included).toEqual(["src/app.ts"]);
+    expect(change.listing).toEqual([
+      "added vendor/lib.js (+1 -0) — ignored by the repository's config, not reviewed",
+      "added src/app.ts (+1 -0) — shown below",
+      "added src/other.ts (+1 -0) — not shown (1 hunk)",
+      "added package-lock.json (+1 -0) — generated, not reviewed",
+    ]);
+    expect(change.notReviewed).toEqual([
+      { path: "vendor/lib.js", reason: "ignored" },
+      { path: "package-lock.json", reason: "generated" },
+    ]);
+    // The full-diff baseline packs whole files into the old budget and lists no statuses.
+    const full = prepareChangeSet({ ...source(files, ["vendor/**"]), promptStyle: "full-diff" });
+    expect(full.listing).toBeUndefined();
+    expect(full.included).toEqual(["src/app.ts", "src/other.ts"]);
+  });
+
   it("lists ignored files as not reviewed, matching a rename's old path too", () => {
     const renamed: DiffFile = { ...addedFile("src/moved.ts"), oldPath: "vendor/moved.ts" };
     const change = prepareChangeSet(
