@@ -227,6 +227,8 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       config,
       isolation: agentIsolation,
       checkGitHub: false,
+      // The probes count against each provider's cap like model calls, across the workers.
+      acquireSlot: (provider, signal) => roundQueue.modelCalls.acquire(provider, signal),
     },
     secrets,
   );

@@ -10,7 +10,16 @@ export interface ProviderProbeOptions {
   env: Readonly<Record<string, string | undefined>>;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /**
+   * At start-up: a place among the provider's capped calls (its `concurrency`), held for the
+   * probe, so checking a provider never puts one request more on it than the operator allows.
+   */
+  acquireSlot?: (provider: string, signal: AbortSignal) => Promise<{ release(): Promise<void> }>;
+  /** How long to wait for that place before leaving the provider unchecked. */
+  slotWaitMs?: number;
 }
+
+const DEFAULT_SLOT_WAIT_MS = 30_000;
 
 /** What a provider said: its row, and the model names it lists (null when it lists none). */
 interface ProviderProbe {
@@ -154,11 +163,28 @@ async function listed(
   options: ProviderProbeOptions,
   names: (body: unknown) => string[],
 ): Promise<ProviderProbe> {
+  const waitMs = options.slotWaitMs ?? DEFAULT_SLOT_WAIT_MS;
+  let slot: { release(): Promise<void> } | null = null;
+  if (options.acquireSlot !== undefined) {
+    try {
+      slot = await options.acquireSlot(provider.name, AbortSignal.timeout(waitMs));
+    } catch {
+      return {
+        check: doctorCheck(
+          id,
+          title,
+          "skip",
+          `not checked: its concurrency slots stayed busy for ${waitMs / 1000} s (it is in use)`,
+        ),
+        known: null,
+      };
+    }
+  }
   const answer = await getJson(url, {
     headers,
     timeoutMs: options.timeoutMs,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
+  }).finally(() => slot?.release().catch(() => undefined));
   if (!answer.ok) {
     const refused = answer.status === 401 || answer.status === 403;
     if (answer.status === 404) {

@@ -7,7 +7,7 @@ import { checkDatabase } from "./check-database.js";
 import { checkGitHubApp } from "./check-github-app.js";
 import { checkIsolation } from "./check-isolation.js";
 import { checkKeys } from "./check-keys.js";
-import { checkProviders } from "./check-providers.js";
+import { checkProviders, type ProviderProbeOptions } from "./check-providers.js";
 import { checkWebhookSecret } from "./check-webhook-secret.js";
 import { type DoctorCheck, type DoctorReport, doctorCheck } from "./doctor-check.js";
 
@@ -36,6 +36,9 @@ export interface DoctorInputs {
    * its start must not add requests of its own; `gadfly doctor` asks.
    */
   checkGitHub?: boolean;
+  /** At start-up: probes take a place among each provider's capped calls (see checkProviders). */
+  acquireSlot?: ProviderProbeOptions["acquireSlot"];
+  slotWaitMs?: number;
   /** How bubblewrap is probed (tests). */
   isolationProbe?: DetectIsolationOptions;
 }
@@ -63,7 +66,13 @@ export async function runDoctor(inputs: DoctorInputs): Promise<DoctorReport> {
   const [providers, github, dataDir, database, isolation] = await Promise.all([
     config === null || inputs.runsRounds === false
       ? Promise.resolve([] as DoctorCheck[])
-      : checkProviders(config, { env, timeoutMs, ...fetchOption }),
+      : checkProviders(config, {
+          env,
+          timeoutMs,
+          ...fetchOption,
+          ...(inputs.acquireSlot === undefined ? {} : { acquireSlot: inputs.acquireSlot }),
+          ...(inputs.slotWaitMs === undefined ? {} : { slotWaitMs: inputs.slotWaitMs }),
+        }),
     inputs.checkGitHub === false
       ? Promise.resolve([
           doctorCheck(

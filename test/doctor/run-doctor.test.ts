@@ -188,6 +188,30 @@ describe("gadfly doctor's checks", () => {
     expect(report.ok).toBe(false);
   });
 
+  it("holds a place among each provider's capped calls while probing it, and leaves a busy one unchecked", async () => {
+    const held: string[] = [];
+    const released: string[] = [];
+    const granted = await doctor({
+      acquireSlot: async (provider) => {
+        held.push(provider);
+        return { release: async () => void released.push(provider) };
+      },
+    });
+    expect(held.sort()).toEqual(["local", "openai"]);
+    expect(released.sort()).toEqual(["local", "openai"]);
+    expect(row(granted, "provider:openai").status).toBe("pass");
+    const busy = await doctor({
+      slotWaitMs: 200,
+      acquireSlot: (_provider, signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => reject(signal.reason)),
+        ),
+    });
+    expect(row(busy, "provider:openai")).toMatchObject({ status: "skip" });
+    expect(row(busy, "provider:openai").detail).toContain("slots stayed busy for 0.2 s");
+    expect(row(busy, "model:gpt-a").status).toBe("skip");
+  });
+
   it("fails a model the provider does not list", async () => {
     const report = await doctor({ configText: goodConfig({ model: "gpt-typo" }) });
     expect(row(report, "model:gpt-typo")).toMatchObject({ status: "fail" });
