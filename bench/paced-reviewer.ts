@@ -39,7 +39,12 @@ export function pacedReviewer(
       delayMs = options.turnMs[0] + random() * (options.turnMs[1] - options.turnMs[0]);
     }
     delayMs = Math.round(delayMs);
-    if (turn < reviewTurns - 1) {
+    // The verify pass answers at once, whether it continues the review (full-diff) or is a
+    // session of its own (compact), whose turns cannot be counted from the review's.
+    const verifying = String(request.messages.at(-1)?.content ?? "").startsWith(
+      "Verification pass",
+    );
+    if (!verifying && turn < reviewTurns - 1) {
       const path = syntheticPath((lensIndex * 7 + modelIndex + turn) % options.fileCount);
       return { toolCalls: [{ name: "read_file", arguments: { path } }], delayMs };
     }
@@ -60,7 +65,7 @@ export function pacedReviewer(
       ),
     ];
     const prose =
-      turn >= reviewTurns
+      verifying || turn >= reviewTurns
         ? "I re-checked each finding against the source. Both survive."
         : `Reviewed the change through the ${lens} lens.`;
     return { text: renderLensAnswer("Significant issues", findings, prose), delayMs };
