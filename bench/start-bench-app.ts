@@ -60,6 +60,10 @@ export async function startBenchApp(
       LOG_FORMAT: "json",
       NODE_ENV: "production",
       E2E_OPENAI_KEY: OPENAI_KEY,
+      // The full-diff baseline of a prompt comparison (src/boot/round-dependencies.ts).
+      ...(process.env.GADFLY_BENCH_PROMPT_STYLE === undefined
+        ? {}
+        : { GADFLY_BENCH_PROMPT_STYLE: process.env.GADFLY_BENCH_PROMPT_STYLE }),
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
