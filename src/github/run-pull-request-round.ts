@@ -215,6 +215,7 @@ async function runRegistered(
     const scopeStatus = scopeStatusOf(scope, previous?.headSha);
     status = { ...status, scope: scopeStatus };
     board.update(status);
+    const saved = await store.challenges(round.id);
     const result = await reviewChange({
       source: {
         title: snapshot.title,
@@ -246,12 +247,25 @@ async function runRegistered(
       ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
       ...(deps.promptStyle === undefined ? {} : { promptStyle: deps.promptStyle }),
       finished: prepared.finished,
-      // A resumed round does not ask its cross-examination again.
-      finishedChallenges: await store.challenges(round.id),
+      // A resumed round does not ask its cross-examination, nor its re-checks, again.
+      finishedChallenges: saved.filter((record) => !record.fingerprint.startsWith(RECHECK_KEY)),
       onChallenge: async (record) => {
         // Cut off by a shutdown (or a lost job): not ended, it is asked again on resume.
         if (record.outcome === "cancelled" && stop.handedOver()) return;
         await store.saveChallenge(round.id, record);
+      },
+      finishedRechecks: saved
+        .filter((record) => record.fingerprint.startsWith(RECHECK_KEY))
+        .map((record) => ({
+          ...record,
+          fingerprint: record.fingerprint.slice(RECHECK_KEY.length),
+        })),
+      onRecheck: async (record) => {
+        if (record.outcome === "cancelled" && stop.handedOver()) return;
+        await store.saveChallenge(round.id, {
+          ...record,
+          fingerprint: `${RECHECK_KEY}${record.fingerprint}`,
+        });
       },
       resumed: prepared.resumed,
       skip,
@@ -357,6 +371,12 @@ async function runRegistered(
     await rm(workspaceDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
+
+/**
+ * An incremental round's re-checks are stored with its challenges (one kind of session, one
+ * table), their fingerprints under this prefix so neither is mistaken for the other on resume.
+ */
+const RECHECK_KEY = "recheck:";
 
 /** What the board says of a round's scope: counts and the SHA, not the files. */
 function scopeStatusOf(scope: ReviewScope, previousHeadSha: string | undefined): ScopeStatus {

@@ -3,7 +3,7 @@ import type { CarriedFinding } from "../consensus/index.js";
 import { SEVERITY_RANK } from "../findings/index.js";
 import type { LanguageModel } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
-import { crossExamine, type PlannedChallenge } from "./cross-examine.js";
+import { type ChallengeRecord, crossExamine, type PlannedChallenge } from "./cross-examine.js";
 import type { FindingToRecheck } from "./plan-carry.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 
@@ -23,6 +23,17 @@ export interface RecheckOptions {
   signal: AbortSignal;
   clock: Clock;
   cleanReason?: (reason: string) => string;
+  /** Re-checks that ended before a restart: not asked again. */
+  finished?: readonly ChallengeRecord[];
+  /** Called as each re-check ends (to persist it) before the round goes on. */
+  onRecheck?: (record: ChallengeRecord) => Promise<void>;
+}
+
+export interface RecheckResult {
+  /** The re-checked findings kept open (confirmed, or not refuted). */
+  carried: CarriedFinding[];
+  /** Every re-check asked (what it cost is on each record). */
+  records: ChallengeRecord[];
 }
 
 /**
@@ -34,9 +45,9 @@ export interface RecheckOptions {
  * `maxRechecks` (the most severe are re-checked first), is carried as still open and marked
  * unsure: a finding is never called fixed without a model saying so.
  */
-export async function recheckFindings(options: RecheckOptions): Promise<CarriedFinding[]> {
+export async function recheckFindings(options: RecheckOptions): Promise<RecheckResult> {
   const first = options.models[0];
-  if (options.findings.length === 0 || first === undefined) return [];
+  if (options.findings.length === 0 || first === undefined) return { carried: [], records: [] };
   const ordered = [...options.findings].sort(
     (left, right) => SEVERITY_RANK[right.finding.severity] - SEVERITY_RANK[left.finding.severity],
   );
@@ -66,6 +77,8 @@ export async function recheckFindings(options: RecheckOptions): Promise<CarriedF
     signal: options.signal,
     clock: options.clock,
     ...(options.cleanReason === undefined ? {} : { cleanReason: options.cleanReason }),
+    ...(options.finished === undefined ? {} : { finished: options.finished }),
+    ...(options.onRecheck === undefined ? {} : { onChallenge: options.onRecheck }),
   });
   const verdicts = new Map(
     records.map((record) => [
@@ -84,5 +97,5 @@ export async function recheckFindings(options: RecheckOptions): Promise<CarriedF
       recheck: verdict === "confirm" ? "confirmed" : "unsure",
     });
   }
-  return carried;
+  return { carried, records };
 }

@@ -11,7 +11,7 @@ import { challengeResults, runCrossExaminationPhase } from "./cross-examination-
 import type { ChallengeRecord } from "./cross-examine.js";
 import { planCarry } from "./plan-carry.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
-import { recheckFindings, recheckSessionLens } from "./recheck-findings.js";
+import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./recheck-findings.js";
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
@@ -34,6 +34,10 @@ export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> 
   finishedChallenges?: readonly ChallengeRecord[];
   /** Called as each challenge ends (to persist it) before the round goes on. */
   onChallenge?: (record: ChallengeRecord) => Promise<void>;
+  /** An incremental round's re-checks that ended before a restart: not asked again. */
+  finishedRechecks?: readonly ChallengeRecord[];
+  /** Called as each re-check ends (to persist it) before the round goes on. */
+  onRecheck?: (record: ChallengeRecord) => Promise<void>;
   /** Default compact; full-diff is the economy benchmark's baseline, not a user setting. */
   promptStyle?: PromptStyle;
 }
@@ -47,6 +51,8 @@ export interface ReviewChangeResult {
   consensus: Consensus;
   /** The round's cross-examination, every challenge asked (none when it is off). */
   challenges: ChallengeRecord[];
+  /** An incremental round's re-checks of earlier findings whose lines the push touched. */
+  rechecks: ChallengeRecord[];
 }
 
 /**
@@ -56,8 +62,17 @@ export interface ReviewChangeResult {
  * publishing is the caller's.
  */
 export async function reviewChange(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
-  const { source, previous, scope, finishedChallenges, onChallenge, promptStyle, ...rest } =
-    options;
+  const {
+    source,
+    previous,
+    scope,
+    finishedChallenges,
+    onChallenge,
+    finishedRechecks,
+    onRecheck,
+    promptStyle,
+    ...rest
+  } = options;
   const { plan } = options;
   const prepared = prepareChangeSet({
     ...source,
@@ -90,12 +105,17 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
       ...(carry === undefined ? {} : { carry }),
     });
   let consensus = consensusOf();
+  let rechecks: ChallengeRecord[] = [];
   if (previous !== undefined && change.scope?.kind === "incremental" && !rest.signal.aborted) {
     // Only what nobody reported again needs carrying: the rest is still open by matching.
-    const carry = await carryUnreported(rest, change, consensus.comparison?.fixed ?? []);
-    if (carry.length > 0) consensus = consensusOf(carry);
+    const carried = await carryUnreported(rest, change, consensus.comparison?.fixed ?? [], {
+      ...(finishedRechecks === undefined ? {} : { finished: finishedRechecks }),
+      ...(onRecheck === undefined ? {} : { onRecheck }),
+    });
+    rechecks = carried.records;
+    if (carried.carry.length > 0) consensus = consensusOf(carried.carry);
   }
-  return { change, reports, status, consensus, challenges: records };
+  return { change, reports, status, consensus, challenges: records, rechecks };
 }
 
 /** The carry plan of an incremental round, with the re-checks of the findings the push touched. */
@@ -103,8 +123,9 @@ async function carryUnreported(
   options: Omit<ReviewChangeOptions, "source" | "previous" | "scope">,
   change: ChangeSet,
   unreported: readonly PreviousFinding[],
-): Promise<CarriedFinding[]> {
-  if (change.scope?.kind !== "incremental") return [];
+  persisted: Pick<RecheckOptions, "finished" | "onRecheck">,
+): Promise<{ carry: CarriedFinding[]; records: ChallengeRecord[] }> {
+  if (change.scope?.kind !== "incremental") return { carry: [], records: [] };
   const pullPaths = new Set(change.files.map((file) => file.path));
   const plan = planCarry(unreported, change.scope, pullPaths);
   const settings = options.plan.crossExamination;
@@ -125,6 +146,7 @@ async function carryUnreported(
     cleanReason: createRedactor(
       options.secrets ?? collectSecrets({ env: options.env, providers: options.providers }),
     ),
+    ...persisted,
   });
-  return [...plan.carry, ...rechecked];
+  return { carry: [...plan.carry, ...rechecked.carried], records: rechecked.records };
 }

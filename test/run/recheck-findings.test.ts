@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Workspace } from "../../src/agent/workspace.js";
 import type { PreviousFinding } from "../../src/consensus/consensus.js";
+import type { ChallengeRecord } from "../../src/run/cross-examine.js";
 import type { FindingToRecheck } from "../../src/run/plan-carry.js";
 import { recheckFindings, recheckSessionLens } from "../../src/run/recheck-findings.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
@@ -33,10 +34,16 @@ const block = (verdict: string) =>
 async function recheck(
   findings: FindingToRecheck[],
   verdicts: Record<string, string>,
-  options: { maxRechecks?: number; models?: string[]; signal?: AbortSignal } = {},
+  options: {
+    maxRechecks?: number;
+    models?: string[];
+    signal?: AbortSignal;
+    finished?: ChallengeRecord[];
+  } = {},
 ) {
   const asked: string[] = [];
-  const carried = await recheckFindings({
+  const saved: ChallengeRecord[] = [];
+  const { carried, records } = await recheckFindings({
     findings,
     models: options.models ?? ["alpha", "beta"],
     modelFor: (model, fingerprint) => {
@@ -51,8 +58,12 @@ async function recheck(
     limiter: createReviewerLimiter(2),
     signal: options.signal ?? new AbortController().signal,
     clock: new FakeClock(),
+    ...(options.finished === undefined ? {} : { finished: options.finished }),
+    onRecheck: async (record) => {
+      saved.push(record);
+    },
   });
-  return { carried, asked };
+  return { carried, asked, records, saved };
 }
 
 describe("recheckFindings", () => {
@@ -97,6 +108,26 @@ describe("recheckFindings", () => {
       },
     );
     expect(carried).toEqual([{ fingerprint: "f1", line: 4, endLine: 6, recheck: "unsure" }]);
+  });
+
+  it("does not ask again what ended before a restart, and hands each new answer over to be kept", async () => {
+    const kept: ChallengeRecord = {
+      outcome: "answered",
+      fingerprint: "f1",
+      model: "alpha",
+      verdict: "refute",
+      reason: "fixed",
+      checked: "src/a.js:4",
+    };
+    const { carried, asked, records, saved } = await recheck(
+      [previous("f1", "high", ["alpha"]), previous("f2", "high", ["alpha"])],
+      { f1: "confirm", f2: "confirm" },
+      { finished: [kept] },
+    );
+    expect(asked).toEqual(["f2 → alpha"]);
+    expect(carried.map((entry) => entry.fingerprint)).toEqual(["f2"]);
+    expect(records[0]).toBe(kept);
+    expect(saved.map((record) => record.fingerprint)).toEqual(["f2"]);
   });
 
   it("names each re-check's session after its finding", () => {
