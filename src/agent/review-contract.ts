@@ -7,8 +7,8 @@ const TOOLS_PARAGRAPH: Record<ToolAccess, string> = {
   "repo-tools":
     "The repository at the pull request's head is available through read-only tools: " +
     "`read_file {path, start_line?, end_line?}` (numbered lines), `grep {pattern, path?}` (a " +
-    "JavaScript regular expression, line by line), `list_files {path?}`, `find_files {pattern}` " +
-    "(a glob) and `get_diff {path, offset?, limit?}` (one changed file's patch, paged). Paths " +
+    "JavaScript regular expression, line by line), `list_files {path?}`, `find_files {pattern, changed?}` " +
+    "(a glob; `changed: true` for the changed files only) and `get_diff {path, offset?, limit?}` (one changed file's patch, paged). Paths " +
     "are relative to the repository root.",
   agent:
     "Your working directory is a checkout of the pull request's head. Read it with your own " +

@@ -24,7 +24,7 @@ export interface ChangeSummary {
 export interface SummarizeOptions {
   /** Files to list with this note instead of summarising (e.g. ignored by the repository). */
   notes?: ReadonlyMap<string, string>;
-  /** At most this many files are listed one per line; the rest are counted. Default 1,000. */
+  /** At most this many files are listed one per line; the rest are counted. Default 500. */
   maxListed?: number;
   /** A larger hunk is left to the tools. Default a third of the budget. */
   maxHunkChars?: number;
@@ -37,7 +37,8 @@ export interface SummarizeOptions {
   unshownNote?: string;
 }
 
-const DEFAULT_MAX_LISTED = 1_000;
+/** About 25,000 characters of listing: a 3,000-file change must not outweigh its hunks. */
+const DEFAULT_MAX_LISTED = 500;
 
 /** Source first: that is where a defect ships; docs last. Generated files are never shown. */
 const KIND_RANK: Record<Exclude<PathKind, "generated">, number> = {
@@ -157,7 +158,7 @@ export function summarizeChange(
   });
   if (listed.length > maxListed) {
     listing.push(
-      `… and ${listed.length - maxListed} more changed files, not listed (find them with the tools)`,
+      `… and ${listed.length - maxListed} more changed files, not listed (find_files with changed: true lists them)`,
     );
   }
   return { listing, hunks, shown, excluded };

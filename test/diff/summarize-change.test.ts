@@ -148,7 +148,7 @@ describe("summarizeChange", () => {
       "modified docs/guide.md (+30 -0) — shown below",
       "modified test/app.test.ts (+40 -0) — shown below",
       "modified src/small.ts (+2 -0) — shown below",
-      "… and 3 more changed files, not listed (find them with the tools)",
+      "… and 3 more changed files, not listed (find_files with changed: true lists them)",
     ]);
   });
 });

@@ -45,5 +45,10 @@ export type GetDiffArguments = z.infer<typeof GetDiffArguments>;
 
 export const FindFilesArguments = z.object({
   pattern: z.string().min(1, "a glob such as src/**/*.ts"),
+  /** Only the files the pull request changes. */
+  changed: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false),
 });
 export type FindFilesArguments = z.infer<typeof FindFilesArguments>;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RepoTools, repoTools } from "../../../src/agent/repo-tools.js";
 import { Workspace } from "../../../src/agent/workspace.js";
+import type { DiffFile } from "../../../src/diff/diff-file.js";
+import { parseUnifiedDiff } from "../../../src/diff/parse-unified-diff.js";
 import { callTool } from "../helpers/call-tool.js";
 import {
   OUTSIDE_SECRET,
@@ -73,6 +75,33 @@ describe("find_files", () => {
     const shortWalk = repoTools(workspace, { findFilesMaxVisited: 3 });
     const walked = await callTool(shortWalk, "find_files", { pattern: "*.js" });
     expect(walked.content).toContain("stopped after looking at 3 entries");
+  });
+
+  it("with changed: true, globs the change's files only, deleted ones included", async () => {
+    const [deleted, modified] = parseUnifiedDiff(
+      [
+        "diff --git a/src/gone.js b/src/gone.js",
+        "deleted file mode 100644",
+        "--- a/src/gone.js",
+        "+++ /dev/null",
+        "@@ -1 +0,0 @@",
+        "-x",
+        "diff --git a/src/db.js b/src/db.js",
+        "--- a/src/db.js",
+        "+++ b/src/db.js",
+        "@@ -1 +1 @@",
+        "-a",
+        "+b",
+        "",
+      ].join("\n"),
+    );
+    const changes = { files: [deleted, modified] as DiffFile[], excluded: new Map() };
+    const withChange = repoTools(workspace, {}, changes);
+    const result = await callTool(withChange, "find_files", { pattern: "*.js", changed: true });
+    expect(result.content).toBe("src/gone.js\nsrc/db.js");
+    expect(result.summary).toBe("*.js (changed)");
+    const none = await callTool(tools, "find_files", { pattern: "**", changed: true });
+    expect(none.isError).toBe(true);
   });
 
   it("stays fast on a hostile pattern (linear-time matching, no RegExp)", async () => {
