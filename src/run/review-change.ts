@@ -1,7 +1,7 @@
 import type { LensReport, PromptStyle } from "../agent/index.js";
+import { Workspace } from "../agent/index.js";
 import type { CarriedFinding, Consensus, PreviousFinding } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
-import { Workspace } from "../agent/index.js";
 import { createRedactor } from "../llm/index.js";
 import { systemClock } from "../time/index.js";
 import { applyReviewScope } from "./apply-review-scope.js";

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const lines = (count: number, tag: string) =>
-  Array.from({ length: count }, (_, index) => `${tag} ${index + 1}`).join("\n") + "\n";
+  `${Array.from({ length: count }, (_, index) => `${tag} ${index + 1}`).join("\n")}\n`;
 
 /** A PR with two files, its whole-PR files as the snapshot parses them. */
 async function pullRequest(name: string) {
