@@ -3,7 +3,10 @@ import { createRedactor, wrapLanguageModel } from "../llm/index.js";
 
 export interface TranscriptRecorder {
   model: LanguageModel;
-  /** The longest conversation the model was part of, its last answer included, secrets redacted. */
+  /**
+   * The conversations the model was part of, each at its longest with its last answer, one
+   * after the other (a chat review, then its verify session), secrets redacted.
+   */
   transcript(): Message[];
 }
 
@@ -22,13 +25,23 @@ export function recordTranscript(
   const keep = (messages: Message[]) => {
     if (messages.length >= longest.length) longest = messages;
   };
+  // A chat session is known by how it opens (its system text and first user message): the
+  // verify pass is a session of its own, kept next to the review's instead of losing to it.
+  const sessions = new Map<string, Message[]>();
+  const keepSession = (messages: Message[]) => {
+    const key = JSON.stringify(messages.slice(0, 2));
+    if (messages.length >= (sessions.get(key)?.length ?? 0)) sessions.set(key, messages);
+  };
   const redact = createRedactor(secrets);
-  const transcript = () => longest.map((message) => redactMessage(message, redact));
+  const transcript = () =>
+    (sessions.size > 0 ? [...sessions.values()].flat() : longest).map((message) =>
+      redactMessage(message, redact),
+    );
   return {
     model: wrapLanguageModel(model, {
       async chat(request, next) {
         const result = await next(request);
-        keep([
+        keepSession([
           ...request.messages,
           {
             role: "assistant",

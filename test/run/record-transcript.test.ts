@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { ChatModel, Message } from "../../src/llm/index.js";
+import { recordTranscript } from "../../src/run/record-transcript.js";
+
+const SECRET = "sk-test-0123456789abcdef";
+
+function echoModel(): ChatModel {
+  return {
+    kind: "chat",
+    provider: "p",
+    modelId: "m",
+    chat: async (request) => ({
+      text: `answer ${request.messages.length} ${SECRET}`,
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    }),
+  };
+}
+
+describe("recordTranscript", () => {
+  it("keeps each chat session at its longest, the review then its own verify session, redacted", async () => {
+    const recorder = recordTranscript(echoModel(), [SECRET]);
+    const model = recorder.model as ChatModel;
+    const review: Message[] = [
+      { role: "system", content: "rules" },
+      { role: "user", content: "the change" },
+      { role: "user", content: "the lens" },
+    ];
+    await model.chat({ messages: review });
+    await model.chat({
+      messages: [...review, { role: "assistant", content: "a" }, { role: "user", content: "more" }],
+    });
+    const verify: Message[] = [
+      { role: "system", content: "rules" },
+      { role: "user", content: "the cited files" },
+      { role: "user", content: "Verification pass." },
+    ];
+    await model.chat({ messages: verify });
+    const transcript = recorder.transcript();
+    expect(transcript.map((message) => message.content)).toEqual([
+      "rules",
+      "the change",
+      "the lens",
+      "a",
+      "more",
+      "answer 5 [redacted]",
+      "rules",
+      "the cited files",
+      "Verification pass.",
+      "answer 3 [redacted]",
+    ]);
+  });
+});
