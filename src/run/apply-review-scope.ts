@@ -1,5 +1,6 @@
 import { type DiffFile, packDiff, summarizeChange } from "../diff/index.js";
 import type { ChangeSet, ReviewScope } from "./change-set.js";
+import { FULL_DIFF_BUDGET_CHARS } from "./prepare-change-set.js";
 
 /**
  * The change set a round's reviewers get for its scope. Full: as prepared. Incremental: the
@@ -19,7 +20,7 @@ export function applyReviewScope(
   const since = scope.since.slice(0, 7);
   const packed =
     change.promptStyle === "full-diff"
-      ? packDiff(reviewed, diffBudgetChars)
+      ? packDiff(reviewed, FULL_DIFF_BUDGET_CHARS)
       : compactStep(change, reviewed, diffBudgetChars, since);
   const count = `${reviewed.length} file${reviewed.length === 1 ? "" : "s"}`;
   return {

@@ -58,8 +58,17 @@ describe("applyReviewScope", () => {
   });
 
   it("lists a step file over the budget as not reviewed in the full-diff style, and says when nothing reviewable changed", () => {
+    // The baseline packs into its own, old budget (FULL_DIFF_BUDGET_CHARS), whatever the config says.
     const full = { ...change, promptStyle: "full-diff" as const };
-    const tight = applyReviewScope(full, { kind: "incremental", since: "abc", files: [step] }, 5);
+    const huge = parsePatch(
+      "src/b.js",
+      `@@ -2 +2,3001 @@\n whole-pr-b\n${`+${"y".repeat(60)}\n`.repeat(3000)}`,
+      { status: "modified" },
+    );
+    expect(
+      applyReviewScope(full, { kind: "incremental", since: "abc", files: [step] }, 5).included,
+    ).toEqual(["src/b.js"]);
+    const tight = applyReviewScope(full, { kind: "incremental", since: "abc", files: [huge] }, 5);
     expect(tight.notReviewed.map((entry) => entry.path)).toEqual(["docs/x.md", "src/b.js"]);
     expect(tight.listing).toBeUndefined();
     const empty = applyReviewScope(
