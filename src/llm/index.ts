@@ -4,6 +4,8 @@ export { abortError } from "./abort-error.js";
 export { addUsage } from "./add-usage.js";
 export { createLanguageModel, type ModelFactory } from "./create-language-model.js";
 export { isModelError, ModelTimeoutError } from "./errors.js";
+export { failoverReason } from "./failover-reason.js";
+export { EmptyCompletionError, guardEmptyCompletions } from "./guard-empty-completions.js";
 export type {
   AgentModel,
   ChatModel,
