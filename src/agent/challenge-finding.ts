@@ -4,7 +4,7 @@ import {
   parseChallengeAnswer,
 } from "../findings/index.js";
 import type { LanguageModel, Message, Usage } from "../llm/index.js";
-import { abortError, raceAbort } from "../llm/index.js";
+import { abortError, addUsage, raceAbort } from "../llm/index.js";
 import { type Clock, type Deadline, startDeadline, systemClock } from "../time/index.js";
 import { fenceUntrusted } from "./fence-untrusted.js";
 import { finalOutput } from "./finalize.js";
@@ -76,8 +76,7 @@ export async function challengeFinding(options: ChallengeOptions): Promise<Chall
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
   const onUsage = (used: Usage) => {
-    usage.inputTokens += used.inputTokens;
-    usage.outputTokens += used.outputTokens;
+    addUsage(usage, used);
     options.onUsage?.(used);
   };
   const deadline = startDeadline(clock, options.timeoutSeconds * 1000, options.signal);

@@ -7,6 +7,7 @@ export {
   challengeFinding,
 } from "./challenge-finding.js";
 export type { LensEvent } from "./lens-event.js";
+export type { LensFailover } from "./lens-failover.js";
 export type { LensReport } from "./lens-report.js";
 export type { LensDefinition } from "./load-lenses.js";
 export { loadLenses } from "./load-lenses.js";

@@ -27,6 +27,11 @@ export type LensEvent = LensEventSource & {
     | { type: "cancelled"; reason: string }
     /** Never started: a rule kept this model from the pull request (emitted by the round). */
     | { type: "skipped"; reason: string }
+    /**
+     * The lens goes on on the next model of its chain (emitted by the round): `from` failed it
+     * with `reason` (short and public, e.g. "503"); the source stays the planned model.
+     */
+    | { type: "failover"; from: string; to: string; reason: string }
   );
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

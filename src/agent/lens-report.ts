@@ -1,5 +1,6 @@
 import type { LensFinding, Verdict } from "../findings/index.js";
 import type { Usage } from "../llm/index.js";
+import type { LensFailover } from "./lens-failover.js";
 
 /**
  * `skipped`: the lens was never started because a rule kept this model from the
@@ -37,7 +38,21 @@ export interface LensReport {
   failure: string | null;
   /** Tool-loop turns used. */
   turns: number;
+  /** Every call of the lens: review, repair and verify. */
   usage: Usage;
+  /** Of `usage`, the verify pass's; absent without one (and in reports stored before the split). */
+  verifyUsage?: Usage;
+  /** The lens's wall time, verify included; absent in reports stored before it was measured. */
+  durationMs?: number;
+  /** Of `durationMs`, the verify pass's. */
+  verifyDurationMs?: number;
   /** True when finalize replaced a degenerate terminal turn. */
   recovered: boolean;
+  /**
+   * The fallback model that answered, when the lens went on along `model`'s failover chain:
+   * agreement counts this model, not `model`. Absent when `model` answered itself.
+   */
+  answeredBy?: string;
+  /** The hops along the chain, in order; absent when there were none. */
+  failovers?: LensFailover[];
 }

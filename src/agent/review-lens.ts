@@ -71,6 +71,10 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
   };
   let turns = 0;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  // What the verify pass spends, counted apart so a round's cost can say where it went.
+  let verifyUsage: Usage | undefined;
+  const startedAt = clock.now();
+  let verifyStartedAt: number | undefined;
   const deadline = startDeadline(clock, limits.timeoutSeconds * 1000, signal);
   const session: ReviewSession = {
     prompt: { lens: options.lens, input: options.prompt },
@@ -93,7 +97,10 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
       emit({ type: "running", turn: turns });
     },
     onTool: (name, summary) => emit({ type: "tool", turn: turns, name, summary }),
-    onUsage: (used) => addUsage(usage, used),
+    onUsage: (used) => {
+      addUsage(usage, used);
+      if (verifyUsage !== undefined) addUsage(verifyUsage, used);
+    },
   };
   const report = (fields: Partial<LensReport> & Pick<LensReport, "outcome">): LensReport => ({
     ...source,
@@ -105,6 +112,9 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     failure: null,
     turns,
     usage: { ...usage },
+    ...(verifyUsage === undefined ? {} : { verifyUsage: { ...verifyUsage } }),
+    durationMs: clock.now() - startedAt,
+    ...(verifyStartedAt === undefined ? {} : { verifyDurationMs: clock.now() - verifyStartedAt }),
     recovered: false,
     ...fields,
   });
@@ -121,6 +131,8 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     let recovered = review.recovered;
     if (limits.verify && findings.length > 0) {
       emit({ type: "verifying", findings: findings.length });
+      verifyUsage = { inputTokens: 0, outputTokens: 0 };
+      verifyStartedAt = clock.now();
       const verified = await verifyFindings(model, session, { ...review, text });
       ({ text, statedVerdict } = verified);
       findings = verified.surviving;

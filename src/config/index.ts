@@ -3,7 +3,6 @@
 export { ConfigError, type ConfigIssue } from "./config-error.js";
 export { findPackageRoot } from "./find-package-root.js";
 export { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "./ignore-matcher.js";
-export { compileSafeGlob } from "./safe-glob.js";
 export { loadAppConfig } from "./load-app-config.js";
 export { parseConfigText } from "./parse-config-text.js";
 export { lensesFor, planReview } from "./plan-review.js";
@@ -16,6 +15,7 @@ export {
 } from "./repo-config-schema.js";
 export { requireWebhookSecret } from "./require-webhook-secret.js";
 export type { ReviewPlan } from "./resolve-review-plan.js";
+export { compileSafeGlob } from "./safe-glob.js";
 export {
   type AnthropicProviderConfig,
   type AppConfig,
@@ -23,8 +23,10 @@ export {
   CrossExaminationConfig,
   LensId,
   type ModelConfig,
+  ModelPrice,
   type OllamaProviderConfig,
   type OpenAIProviderConfig,
+  PriceTable,
   type ProviderConfig,
   PublishPolicy,
   type PublishSeverity,

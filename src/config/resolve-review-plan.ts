@@ -4,6 +4,7 @@ import type {
   AppConfig,
   CrossExaminationConfig,
   ModelConfig,
+  PriceTable,
   PublishPolicy,
   ReviewConfig,
 } from "./schema.js";
@@ -11,6 +12,11 @@ import type {
 /** What one round runs: the models and lenses chosen, and the review settings. */
 export interface ReviewPlan {
   models: ModelConfig[];
+  /**
+   * The app's models that a planned model names in `fallbacks` and the plan does not run on
+   * their own: what a failing lens may go on on. Absent (a plan built by hand) means none.
+   */
+  fallbackModels?: ModelConfig[];
   /** Lens ids in order; custom ones are described in `customLenses`. */
   lenses: string[];
   customLenses: RepoLens[];
@@ -22,6 +28,8 @@ export interface ReviewPlan {
   instructions: RepoInstruction[];
   /** The app's cross-examination settings; absent (a plan built by hand) means none. */
   crossExamination?: CrossExaminationConfig;
+  /** The app's price table; absent or without a model's price: that model's tokens only. */
+  pricing?: PriceTable;
 }
 
 /**
@@ -74,8 +82,12 @@ export function resolveReviewPlan(
   });
   if (issues.length > 0) throw new ConfigError(source, issues);
   const distinctLenses = [...new Set(lenses)];
+  const fallbackIds = new Set(models.flatMap((model) => model.fallbacks ?? []));
   return {
     models,
+    fallbackModels: app.models.filter(
+      (model) => fallbackIds.has(model.id) && !chosen.has(model.id),
+    ),
     lenses: distinctLenses,
     customLenses: distinctLenses.flatMap((id) => custom.get(id) ?? []),
     review: app.review,
@@ -83,6 +95,7 @@ export function resolveReviewPlan(
     publish: mergePublish(app.publish, repo.publish),
     instructions: repo.instructions,
     crossExamination: app.crossExamination,
+    pricing: app.pricing,
   };
 }
 

@@ -105,6 +105,12 @@ export const ModelConfig = z.strictObject({
    * thinking, at least 1,024). The thinking is never part of the answer.
    */
   thinkingBudgetTokens: z.number().int().min(1024).max(128_000).optional(),
+  /**
+   * Other models' ids, tried in order when this model fails a lens with an error its retries
+   * cannot fix (or answers empty twice): the lens goes on on the next one. Not transitive: a
+   * fallback's own fallbacks are not followed. No self, no repeats, no cycles among models.
+   */
+  fallbacks: z.array(z.string().min(1)).max(5).optional(),
 });
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
@@ -190,6 +196,77 @@ export const SandboxConfig = z.strictObject({
 });
 export type SandboxConfig = z.infer<typeof SandboxConfig>;
 
+/** Each fallback names another known model, once; the fallback graph has no cycle. */
+function checkFallbacks(models: readonly ModelConfig[], ctx: z.RefinementCtx): void {
+  const known = new Set(models.map((model) => model.id));
+  models.forEach((model, index) => {
+    const seen = new Set<string>();
+    (model.fallbacks ?? []).forEach((id, position) => {
+      const path = ["models", index, "fallbacks", position];
+      const problem =
+        id === model.id
+          ? `"${id}" is this model itself`
+          : !known.has(id)
+            ? `unknown model "${id}" (known: ${[...known].join(", ")})`
+            : seen.has(id)
+              ? `"${id}" is listed twice`
+              : undefined;
+      if (problem !== undefined) ctx.addIssue({ code: "custom", path, message: problem });
+      seen.add(id);
+    });
+  });
+  const next = new Map(models.map((model) => [model.id, model.fallbacks ?? []]));
+  const reported = new Set<string>();
+  models.forEach((model, index) => {
+    const cycle = findCycle(model.id, next);
+    if (cycle === undefined || reported.has(cycle.slice().sort().join("\u0000"))) return;
+    reported.add(cycle.slice().sort().join("\u0000"));
+    ctx.addIssue({
+      code: "custom",
+      path: ["models", index, "fallbacks"],
+      message: `fallbacks form a cycle: ${[...cycle, cycle[0]].join(" → ")}`,
+    });
+  });
+}
+
+/** The cycle through `start` in the fallback graph, if there is one. */
+function findCycle(
+  start: string,
+  next: ReadonlyMap<string, readonly string[]>,
+): string[] | undefined {
+  const path: string[] = [];
+  const visit = (id: string, visited: Set<string>): string[] | undefined => {
+    path.push(id);
+    for (const following of next.get(id) ?? []) {
+      if (following === start && path.length > 1) return [...path];
+      if (following === id || visited.has(following)) continue;
+      visited.add(following);
+      const found = visit(following, visited);
+      if (found !== undefined) return found;
+    }
+    path.pop();
+    return undefined;
+  };
+  return visit(start, new Set([start]));
+}
+
+/**
+ * What one model costs, in US dollars per million tokens, as the operator's contract says.
+ * `cachedInput` (prompt-cache reads) and `cacheWrite` (prompt-cache writes) default to
+ * `input` when not given.
+ */
+export const ModelPrice = z.strictObject({
+  input: z.number().min(0).max(10_000),
+  cachedInput: z.number().min(0).max(10_000).optional(),
+  cacheWrite: z.number().min(0).max(10_000).optional(),
+  output: z.number().min(0).max(10_000),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
+/** Prices by model id (a `models:` entry's `id`); a model without one is counted in tokens only. */
+export const PriceTable = z.record(z.string().min(1), ModelPrice);
+export type PriceTable = z.infer<typeof PriceTable>;
+
 export const AppConfig = z
   .strictObject({
     providers: z.array(ProviderConfig).min(1),
@@ -199,8 +276,20 @@ export const AppConfig = z
     /** The default publishing policy; a repository's `publish` overrides it field by field. */
     publish: PublishPolicy.default(PublishPolicy.parse({})),
     crossExamination: CrossExaminationConfig.default(CrossExaminationConfig.parse({})),
+    /** Estimated costs on the board, the comment and the metrics; tokens are counted without it. */
+    pricing: PriceTable.default({}),
   })
   .superRefine((config, ctx) => {
+    const modelIds = new Set(config.models.map((model) => model.id));
+    for (const id of Object.keys(config.pricing)) {
+      if (!modelIds.has(id)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["pricing", id],
+          message: `no model has the id "${id}" (models: ${[...modelIds].join(", ")})`,
+        });
+      }
+    }
     const names = new Set<string>();
     config.providers.forEach((provider, index) => {
       if (names.has(provider.name)) {
@@ -238,5 +327,6 @@ export const AppConfig = z
       }
       ids.add(model.id);
     });
+    checkFallbacks(config.models, ctx);
   });
 export type AppConfig = z.infer<typeof AppConfig>;

@@ -64,7 +64,8 @@ export function buildConsensus(input: BuildConsensusInput): Consensus {
     .flatMap((report) =>
       report.findings.map((finding) => ({
         ...finding,
-        model: report.model,
+        // The model that answered: a fallback's findings are its own, never counted twice.
+        model: report.answeredBy ?? report.model,
         // An "outside my lens" finding is credited to the lens it names.
         lens: finding.lens ?? report.lens,
       })),
@@ -91,7 +92,12 @@ export function buildConsensus(input: BuildConsensusInput): Consensus {
   const clusters = compared === null ? clustered : rankClusters(compared.clusters);
   return {
     models,
-    modelCount: models.filter((summary) => summary.verdict !== null).length,
+    // Models that answered a lens: a model whose every lens went to its fallback did not.
+    modelCount: new Set(
+      input.reports
+        .filter((report) => report.outcome === "done")
+        .map((report) => report.answeredBy ?? report.model),
+    ).size,
     verdict: overallVerdict(clusters),
     clusters,
     comparison: compared?.comparison ?? null,

@@ -1,3 +1,4 @@
+import type { RoundUsage } from "../accounting/index.js";
 import type { LensReport } from "../agent/index.js";
 import type { Confidence, Severity, Verdict } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
@@ -71,4 +72,6 @@ export interface Consensus {
   clusters: Cluster[];
   /** Null on a first round. */
   comparison: RoundComparison | null;
+  /** What the round's model work cost, when the caller counted it (the footer says it). */
+  usage?: RoundUsage;
 }

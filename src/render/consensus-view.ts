@@ -3,6 +3,7 @@ import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
 import type { LensMetadata } from "./lens-metadata.js";
 import { type ModelView, modelView, noVerdictLabel } from "./model-view.js";
+import { roundUsageLine } from "./usage-line.js";
 
 export interface ConsensusViewOptions {
   lenses?: Readonly<Record<string, LensMetadata>>;
@@ -43,6 +44,8 @@ export interface ConsensusView {
   /** Clusters refuted by a majority of their challengers: in neither table, listed apart. */
   disputed: RowTable;
   comparison: ComparisonView | null;
+  /** The round's spend in one line (footer); null when it was not counted. */
+  usage: string | null;
   inlineDetail: ModelView[] | null;
   overflowDetail: OverflowLink[] | null;
   overflowOmitted: number;
@@ -92,6 +95,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     multiModel,
     singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
     disputed: rows((c) => c.disputed === true),
+    usage: consensus.usage === undefined ? null : roundUsageLine(consensus.usage),
     comparison:
       consensus.comparison === null
         ? null

@@ -33,6 +33,35 @@ export function shortSha(sha: string): string {
     .slice(0, 7);
 }
 
+/** `850`, `12.3k`, `4.2M`: token counts at a glance. */
+export function formatTokens(count: number): string {
+  const n = Math.max(0, Math.round(count));
+  if (n < 1_000) return String(n);
+  if (n < 1_000_000) return `${trimmed(n / 1_000)}k`;
+  return `${trimmed(n / 1_000_000)}M`;
+}
+
+function trimmed(value: number): string {
+  return (value < 100 ? value.toFixed(1) : value.toFixed(0)).replace(/\.0$/, "");
+}
+
+/** `850 ms`, `48 s`, `3 min 12 s`, `1 h 4 min`. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  if (total < 1_000) return `${total} ms`;
+  const seconds = Math.round(total / 1_000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** `$0.21`, `$12.40`, `< $0.01`: an estimate, never more precise than a cent. */
+export function formatCost(usd: number): string {
+  if (usd > 0 && usd < 0.005) return "< $0.01";
+  return `$${usd.toFixed(2)}`;
+}
+
 export const SEVERITY_EMOJI: Record<Severity, string> = {
   high: "🔴",
   medium: "🟠",

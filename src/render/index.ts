@@ -32,3 +32,4 @@ export {
   supersededCheck,
   supersededReason,
 } from "./round-endings.js";
+export { roundUsageLine, usageLine } from "./usage-line.js";

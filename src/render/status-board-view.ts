@@ -7,6 +7,7 @@ import type {
 import { formatTimestamp, shortSha } from "./format.js";
 import { notReviewedLabel } from "./not-reviewed-label.js";
 import { type ScopeLine, scopeLine } from "./scope-line.js";
+import { usageLine } from "./usage-line.js";
 
 export interface StatusBoardView {
   round: number;
@@ -40,6 +41,8 @@ interface ReviewerView {
   lenses: { emoji: string; lens: string; detail: string }[];
   /** The cross-examination phase in one line (counts only); null when it was asked nothing. */
   crossExamination: string | null;
+  /** What it has spent so far (tokens, model time, estimated cost); null before it spent any. */
+  usage: string | null;
 }
 
 export interface StatusBoardViewOptions {
@@ -132,6 +135,12 @@ function reviewerView(reviewer: ReviewerStatus, lensLines: boolean): ReviewerVie
       lensLines && reviewer.crossExamination !== undefined
         ? crossExaminationLine(reviewer.crossExamination)
         : null,
+    usage:
+      lensLines &&
+      reviewer.usage !== undefined &&
+      reviewer.usage.inputTokens + reviewer.usage.outputTokens > 0
+        ? usageLine(reviewer.usage)
+        : null,
   };
 }
 
@@ -185,7 +194,13 @@ function reviewerState(reviewer: ReviewerStatus): [string, string] {
   return failed ? ["⚠️", "failed"] : ["🚫", "cancelled"];
 }
 
+/** The lens's state, then each failover hop: "no material issues · glm-5.2 → kimi-k2.6: 503". */
 function lensDetail(lens: LensStatus): string {
+  const hops = (lens.failovers ?? []).map((hop) => `${hop.from} → ${hop.to}: ${hop.reason}`);
+  return [stateDetail(lens), ...hops].join(" · ");
+}
+
+function stateDetail(lens: LensStatus): string {
   switch (lens.state) {
     case "queued":
       return "queued";

@@ -1,3 +1,4 @@
+import { roundUsage } from "../accounting/index.js";
 import type { LensReport } from "../agent/index.js";
 import { Workspace } from "../agent/index.js";
 import type { ChallengeResult } from "../consensus/index.js";
@@ -9,6 +10,7 @@ import { collectSecrets } from "./collect-secrets.js";
 import { type ChallengeRecord, crossExamine, planChallenges } from "./cross-examine.js";
 import type { ReviewRoundOptions } from "./review-round.js";
 import type { CrossExaminationStatus, RoundStatus } from "./round-status.js";
+import { withReviewerUsage } from "./with-reviewer-usage.js";
 
 export interface CrossExaminationPhaseOptions extends Omit<ReviewRoundOptions, "change"> {
   change: ChangeSet;
@@ -77,7 +79,12 @@ export async function runCrossExaminationPhase(
     phase.asked++;
     phases.set(entry.challenger, phase);
   }
+  const spent: ChallengeRecord[] = [];
   const publish = () => {
+    status = withReviewerUsage(
+      status,
+      roundUsage({ reports: options.reports, challenges: spent, pricing: plan.pricing }),
+    );
     status = {
       ...status,
       reviewers: status.reviewers.map((reviewer) => {
@@ -97,7 +104,10 @@ export async function runCrossExaminationPhase(
     else phase.unsure++;
   };
   const finished = options.finishedChallenges ?? [];
-  for (const record of finished) count(record);
+  for (const record of finished) {
+    count(record);
+    spent.push(record);
+  }
   status = { ...status, finished: false };
   publish();
 
@@ -132,6 +142,7 @@ export async function runCrossExaminationPhase(
     cleanReason: redact,
     onChallenge: async (record) => {
       count(record);
+      spent.push(record);
       publish();
       await options.onChallenge?.(record);
     },

@@ -2,7 +2,7 @@ import type { ChallengedClaim, ChallengeOutcome } from "../agent/index.js";
 import { challengeFinding, publicFailureReason, type Workspace } from "../agent/index.js";
 import type { ChallengeResult, Cluster } from "../consensus/index.js";
 import { SEVERITY_RANK, type Severity } from "../findings/index.js";
-import type { LanguageModel } from "../llm/index.js";
+import type { LanguageModel, Usage } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 
@@ -24,9 +24,17 @@ export interface PlannedChallenge {
 }
 
 /** A challenge that ended: answered (a vote), or failed/cancelled (no vote, said why). */
-export type ChallengeRecord =
+export type ChallengeRecord = (
   | (ChallengeResult & { outcome: "answered" })
-  | { fingerprint: string; model: string; outcome: "failed" | "cancelled"; reason: string };
+  | { fingerprint: string; model: string; outcome: "failed" | "cancelled"; reason: string }
+) &
+  ChallengeCost;
+
+/** What a challenge session spent; absent on records stored before it was counted. */
+interface ChallengeCost {
+  usage?: Usage;
+  durationMs?: number;
+}
 
 /**
  * Which findings are put to which models: each lone cluster (one model reported it) at or
@@ -101,8 +109,12 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
     options.planned.map(async (planned): Promise<ChallengeRecord> => {
       const earlier = done.get(key(planned.fingerprint, planned.challenger));
       if (earlier !== undefined) return earlier;
+      const { clock } = options;
+      // Timed from when the session gets its slot: waiting for one is not model time.
+      let startedAt: number | null = null;
       const outcome = await options.limiter
         .run(async () => {
+          startedAt = clock.now();
           const model = options.modelFor(planned.challenger, planned.fingerprint);
           return challengeFinding({
             model,
@@ -125,6 +137,10 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
           }),
         );
       const clean = options.cleanReason ?? ((reason: string) => reason);
+      const cost = {
+        usage: { ...outcome.usage },
+        durationMs: startedAt === null ? 0 : Math.max(0, clock.now() - startedAt),
+      };
       const record: ChallengeRecord =
         outcome.outcome === "answered"
           ? {
@@ -133,12 +149,14 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
               model: planned.challenger,
               ...outcome.answer,
               reason: clean(outcome.answer.reason),
+              ...cost,
             }
           : {
               outcome: outcome.outcome,
               fingerprint: planned.fingerprint,
               model: planned.challenger,
               reason: clean(outcome.reason),
+              ...cost,
             };
       await options.onChallenge?.(record);
       return record;

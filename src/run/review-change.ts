@@ -1,3 +1,4 @@
+import { roundUsage } from "../accounting/index.js";
 import type { LensReport, PromptStyle } from "../agent/index.js";
 import { Workspace } from "../agent/index.js";
 import type { CarriedFinding, Consensus, PreviousFinding } from "../consensus/index.js";
@@ -115,7 +116,20 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     rechecks = carried.records;
     if (carried.carry.length > 0) consensus = consensusOf(carried.carry);
   }
-  return { change, reports, status, consensus, challenges: records, rechecks };
+  // Re-checks are model sessions too: the bill counts them with the challenges.
+  const usage = roundUsage({
+    reports,
+    challenges: [...records, ...rechecks],
+    pricing: plan.pricing,
+  });
+  return {
+    change,
+    reports,
+    status,
+    consensus: { ...consensus, usage },
+    challenges: records,
+    rechecks,
+  };
 }
 
 /** The carry plan of an incremental round, with the re-checks of the findings the push touched. */

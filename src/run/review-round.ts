@@ -1,16 +1,23 @@
+import { roundUsage } from "../accounting/index.js";
 import type { ChangedFiles, LensDefinition, LensEvent, LensReport } from "../agent/index.js";
-import { publicCancelReason, publicFailureReason, reviewLens, Workspace } from "../agent/index.js";
+import {
+  publicCancelReason,
+  publicFailureReason,
+  type reviewLens,
+  Workspace,
+} from "../agent/index.js";
 import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
-import type { LanguageModel, Message, ModelFactory } from "../llm/index.js";
-import { createLanguageModel, createRedactor } from "../llm/index.js";
+import type { Message, ModelFactory } from "../llm/index.js";
+import { createRedactor } from "../llm/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
-import { recordTranscript } from "./record-transcript.js";
 import { redactReport } from "./redact-report.js";
+import { failedReport, reviewLensChain } from "./review-lens-chain.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import type { RoundStatus } from "./round-status.js";
 import { applyLensEvent, initialRoundStatus } from "./track-round-status.js";
+import { withReviewerUsage } from "./with-reviewer-usage.js";
 
 export interface ReviewRoundOptions {
   plan: ReviewPlan;
@@ -113,8 +120,20 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
       if (!finished.has(key)) skipped.set(key, skippedReport(model, lensId, reason));
     }
   }
+  // Every ended lens's report, for the board's per-model spend.
+  const ended: LensReport[] = [];
+  const countUsage = (report: LensReport) => {
+    ended.push(report);
+    status = withReviewerUsage(status, roundUsage({ reports: ended, pricing: plan.pricing }));
+  };
   for (const report of [...finished.values(), ...skipped.values()]) {
+    // A resumed lens shows the hops it made before the restart.
+    for (const hop of report.failovers ?? []) {
+      const source = { model: report.model, provider: report.provider, lens: report.lens };
+      status = applyLensEvent(status, { ...source, at: clock.now(), type: "failover", ...hop });
+    }
     status = applyLensEvent(status, reportEvent(report, clock.now()));
+    countUsage(report);
   }
   publish();
 
@@ -151,6 +170,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
               model,
               lensId,
               provider: providers.get(model.provider),
+              providers,
               lens: lensById.get(lensId),
               options,
               workspace,
@@ -166,6 +186,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
           return cancelledOrFailed(model, lensId, error, options.signal);
         });
       const report = redactReport(raw, secrets);
+      countUsage(report);
       onEvent(reportEvent(report, clock.now()));
       await options.onLensReport?.(report);
       return report;
@@ -185,6 +206,8 @@ interface RunOneInput {
   model: ModelConfig;
   lensId: string;
   provider: ProviderConfig | undefined;
+  /** Every provider by name: a fallback may be another's. */
+  providers: ReadonlyMap<string, ProviderConfig>;
   lens: LensDefinition | undefined;
   options: ReviewRoundOptions;
   workspace: Workspace;
@@ -199,40 +222,18 @@ async function runOne(input: RunOneInput): Promise<LensReport> {
   if (input.provider === undefined)
     return failedReport(model, lensId, `unknown provider ${model.provider}`);
   if (input.lens === undefined) return failedReport(model, lensId, `unknown lens ${lensId}`);
-  let languageModel: LanguageModel;
-  try {
-    languageModel =
-      options.createModel?.(model, input.provider, lensId) ??
-      createLanguageModel({
-        model,
-        provider: input.provider,
-        env: options.env,
-        lens: lensId,
-        record: options.record,
-      });
-  } catch (error) {
-    options.onLensError?.(model.id, lensId, error);
-    return failedReport(model, lensId, publicFailureReason(error));
-  }
-  const recorder = recordTranscript(languageModel, input.secrets);
-  const report = await reviewLens({
-    model: recorder.model,
-    modelId: model.id,
-    provider: model.provider,
-    lens: input.lens,
-    prompt: input.prompt,
-    workspace: input.workspace,
-    limits: options.plan.review,
-    onFailure: (error) => options.onLensError?.(model.id, lensId, error),
-    signal: options.signal,
-    onEvent: input.onEvent,
-    clock: input.clock,
+  return reviewLensChain({ ...input, lens: input.lens, fallbacks: fallbacksOf(model, options) });
+}
+
+/** `model`'s fallbacks the round may use: known to the plan and not kept from this change. */
+function fallbacksOf(model: ModelConfig, options: ReviewRoundOptions): ModelConfig[] {
+  const known = new Map(
+    [...options.plan.models, ...(options.plan.fallbackModels ?? [])].map((m) => [m.id, m]),
+  );
+  return (model.fallbacks ?? []).flatMap((id) => {
+    const fallback = known.get(id);
+    return fallback === undefined || options.skip?.has(id) === true ? [] : [fallback];
   });
-  const transcript = recorder.transcript();
-  if (options.onTranscript !== undefined && transcript.length > 0) {
-    await options.onTranscript(model.id, lensId, transcript);
-  }
-  return report;
 }
 
 function reportEvent(report: LensReport, at: number): LensEvent {
@@ -268,24 +269,6 @@ function cancelledOrFailed(
 /** A lens never started: no text, no findings, no verdict; the reason says why. */
 function skippedReport(model: ModelConfig, lens: string, reason: string): LensReport {
   return { ...failedReport(model, lens, reason), outcome: "skipped" };
-}
-
-function failedReport(model: ModelConfig, lens: string, failure: string): LensReport {
-  return {
-    model: model.id,
-    provider: model.provider,
-    lens,
-    outcome: "failed",
-    verdict: null,
-    statedVerdict: null,
-    text: "",
-    findings: [],
-    dropped: [],
-    failure,
-    turns: 0,
-    usage: { inputTokens: 0, outputTokens: 0 },
-    recovered: false,
-  };
 }
 
 /** What get_diff may serve: every changed file but those the repository's globs leave out. */

@@ -1,3 +1,4 @@
+import type { UsageFigures } from "../accounting/index.js";
 import type { Verdict } from "../findings/index.js";
 import type { FullReviewReason } from "./change-set.js";
 
@@ -13,6 +14,8 @@ export interface LensStatus {
   verdict?: Verdict;
   /** When failed, cancelled or skipped: a reason safe to publish. */
   reason?: string;
+  /** The hops the lens made along its model's failover chain, in order; absent when none. */
+  failovers?: { from: string; to: string; reason: string }[];
 }
 
 export interface ReviewerStatus {
@@ -26,6 +29,8 @@ export interface ReviewerStatus {
    * cancelled (no vote). Absent when it was asked nothing.
    */
   crossExamination?: CrossExaminationStatus;
+  /** What it has spent in this round so far: lenses that ended and challenges it answered. */
+  usage?: UsageFigures;
 }
 
 export interface CrossExaminationStatus {

@@ -38,11 +38,23 @@ export function applyLensEvent(status: RoundStatus, event: LensEvent): RoundStat
     return {
       ...reviewer,
       lenses: reviewer.lenses.map((lens) =>
-        lens.lens === event.lens ? nextLensStatus(lens, event) : lens,
+        lens.lens === event.lens ? withFailovers(lens, nextLensStatus(lens, event), event) : lens,
       ),
     };
   });
   return { ...status, reviewers, updatedAt: new Date(event.at) };
+}
+
+/** A lens's hops stay with it whatever its state; a failover event adds one. */
+function withFailovers(current: LensStatus, next: LensStatus, event: LensEvent): LensStatus {
+  if (next === current) return current;
+  const hops = [
+    ...(current.failovers ?? []),
+    ...(event.type === "failover"
+      ? [{ from: event.from, to: event.to, reason: event.reason }]
+      : []),
+  ];
+  return hops.length === 0 ? next : { ...next, failovers: hops };
 }
 
 function nextLensStatus(current: LensStatus, event: LensEvent): LensStatus {
@@ -64,6 +76,9 @@ function nextLensStatus(current: LensStatus, event: LensEvent): LensStatus {
       return { lens: current.lens, state: "cancelled", reason: event.reason };
     case "skipped":
       return { lens: current.lens, state: "skipped", reason: event.reason };
+    case "failover":
+      // The next model starts the lens afresh.
+      return { lens: current.lens, state: "queued" };
   }
 }
 

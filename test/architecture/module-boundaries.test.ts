@@ -31,6 +31,7 @@ const CORE = [
   "time",
   "sandbox",
   "config",
+  "accounting",
 ];
 const ADAPTERS = ["github", "cli", "boot", "server", "main.ts"];
 

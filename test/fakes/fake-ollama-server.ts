@@ -10,6 +10,7 @@
  *   // host: fake.url
  */
 
+import { FakeUsageMeter } from "./fake-usage-meter.js";
 import {
   FakeModelServer,
   type FakeModelServerOptions,
@@ -17,74 +18,80 @@ import {
 } from "./model-fake-server.js";
 import type { FakeAnswer, FakeMessage, FakeModelRequest, FakeToolCall } from "./model-script.js";
 
-const ollamaProtocol: FakeProtocol = {
-  route(method, path, scripts) {
-    if (method === "POST" && path === "/api/chat") {
-      return "chat";
-    }
-    if (method === "GET" && path === "/api/tags") {
+/** One server's protocol, with its own usage meter (Ollama reports no cache reads). */
+function ollamaProtocol(): FakeProtocol {
+  const meter = new FakeUsageMeter();
+  return {
+    route(method, path, scripts) {
+      if (method === "POST" && path === "/api/chat") {
+        return "chat";
+      }
+      if (method === "GET" && path === "/api/tags") {
+        return {
+          status: 200,
+          body: {
+            models: scripts.models().map((name) => ({
+              name,
+              model: name,
+              modified_at: "2026-01-01T00:00:00Z",
+              size: 0,
+              digest: "fake",
+              details: {},
+            })),
+          },
+        };
+      }
+      if (method === "GET" && path === "/api/version") {
+        return { status: 200, body: { version: "0.12.0" } };
+      }
+      return undefined;
+    },
+
+    parseChat(body) {
       return {
-        status: 200,
-        body: {
-          models: scripts.models().map((name) => ({
-            name,
-            model: name,
-            modified_at: "2026-01-01T00:00:00Z",
-            size: 0,
-            digest: "fake",
-            details: {},
-          })),
-        },
+        model: typeof body.model === "string" ? body.model : "",
+        messages: Array.isArray(body.messages) ? (body.messages as FakeMessage[]) : [],
+        tools: Array.isArray(body.tools) ? body.tools : [],
       };
-    }
-    if (method === "GET" && path === "/api/version") {
-      return { status: 200, body: { version: "0.12.0" } };
-    }
-    return undefined;
-  },
+    },
 
-  parseChat(body) {
-    return {
-      model: typeof body.model === "string" ? body.model : "",
-      messages: Array.isArray(body.messages) ? (body.messages as FakeMessage[]) : [],
-      tools: Array.isArray(body.tools) ? body.tools : [],
-    };
-  },
+    renderAnswer(answer: FakeAnswer, request: FakeModelRequest) {
+      const toolCalls = (answer.toolCalls ?? []).map((call) => ({
+        ...(call.id === undefined ? {} : { id: call.id }),
+        function: { name: call.name, arguments: ollamaArguments(call) },
+      }));
+      const usage =
+        answer.usage ??
+        meter.measure(request, (answer.text ?? "") + JSON.stringify(toolCalls), { caching: false });
+      return {
+        model: request.model,
+        created_at: "2026-01-01T00:00:00Z",
+        message: {
+          role: "assistant",
+          content: answer.text ?? "",
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+        done: true,
+        done_reason: answer.finishReason ?? "stop",
+        total_duration: 0,
+        load_duration: 0,
+        prompt_eval_count: usage.inputTokens,
+        prompt_eval_duration: 0,
+        eval_count: usage.outputTokens,
+        eval_duration: 0,
+      };
+    },
 
-  renderAnswer(answer: FakeAnswer, request: FakeModelRequest) {
-    const toolCalls = (answer.toolCalls ?? []).map((call) => ({
-      ...(call.id === undefined ? {} : { id: call.id }),
-      function: { name: call.name, arguments: ollamaArguments(call) },
-    }));
-    const usage = answer.usage ?? { inputTokens: 10 * request.messages.length, outputTokens: 5 };
-    return {
-      model: request.model,
-      created_at: "2026-01-01T00:00:00Z",
-      message: {
-        role: "assistant",
-        content: answer.text ?? "",
-        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-      },
-      done: true,
-      done_reason: answer.finishReason ?? "stop",
-      total_duration: 0,
-      load_duration: 0,
-      prompt_eval_count: usage.inputTokens,
-      prompt_eval_duration: 0,
-      eval_count: usage.outputTokens,
-      eval_duration: 0,
-    };
-  },
+    renderError(_status, message) {
+      return { error: message };
+    },
 
-  renderError(_status, message) {
-    return { error: message };
-  },
-
-  answerContentType(request) {
-    // Ollama streams unless told otherwise.
-    return request.body.stream === false ? "application/json" : "application/x-ndjson";
-  },
-};
+    answerContentType(request) {
+      // Ollama streams unless told otherwise.
+      return request.body.stream === false ? "application/json" : "application/x-ndjson";
+    },
+  };
+}
 
 function ollamaArguments(call: FakeToolCall): unknown {
   if (typeof call.arguments !== "string") {
@@ -102,5 +109,5 @@ export type FakeOllamaServer = FakeModelServer;
 export function startFakeOllamaServer(
   options: FakeModelServerOptions = {},
 ): Promise<FakeOllamaServer> {
-  return FakeModelServer.start(ollamaProtocol, options);
+  return FakeModelServer.start(ollamaProtocol(), options);
 }

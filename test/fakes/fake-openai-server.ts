@@ -9,6 +9,7 @@
  *   // baseURL: `${fake.url}/v1`
  */
 
+import { FakeUsageMeter } from "./fake-usage-meter.js";
 import {
   FakeModelServer,
   type FakeModelServerOptions,
@@ -16,81 +17,90 @@ import {
 } from "./model-fake-server.js";
 import type { FakeAnswer, FakeMessage, FakeModelRequest } from "./model-script.js";
 
-const openAIProtocol: FakeProtocol = {
-  route(method, path, scripts) {
-    if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
-      return "chat";
-    }
-    if (method === "GET" && (path === "/v1/models" || path === "/models")) {
+/** One server's protocol: its usage meter remembers the prompts it saw, for prefix caching. */
+function openAIProtocol(): FakeProtocol {
+  const meter = new FakeUsageMeter();
+  return {
+    route(method, path, scripts) {
+      if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
+        return "chat";
+      }
+      if (method === "GET" && (path === "/v1/models" || path === "/models")) {
+        return {
+          status: 200,
+          body: {
+            object: "list",
+            data: scripts
+              .models()
+              .map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })),
+          },
+        };
+      }
+      return undefined;
+    },
+
+    parseChat(body) {
       return {
-        status: 200,
-        body: {
-          object: "list",
-          data: scripts
-            .models()
-            .map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })),
+        model: typeof body.model === "string" ? body.model : "",
+        messages: Array.isArray(body.messages) ? (body.messages as FakeMessage[]) : [],
+        tools: Array.isArray(body.tools) ? body.tools : [],
+      };
+    },
+
+    renderAnswer(answer: FakeAnswer, request: FakeModelRequest, sequence: number) {
+      const toolCalls = (answer.toolCalls ?? []).map((call, index) => ({
+        id: call.id ?? `call_fake_${sequence}_${index}`,
+        type: "function",
+        function: {
+          name: call.name,
+          arguments:
+            typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+        },
+      }));
+      const measured = meter.measure(request, (answer.text ?? "") + JSON.stringify(toolCalls), {
+        caching: true,
+      });
+      const usage = answer.usage ?? measured;
+      const cached = answer.usage === undefined ? measured.cachedInputTokens : undefined;
+      return {
+        id: `chatcmpl-fake-${sequence}`,
+        object: "chat.completion",
+        created: 0,
+        model: request.model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: answer.text ?? (toolCalls.length > 0 ? null : ""),
+              refusal: null,
+              ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+            },
+            finish_reason: answer.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+            logprobs: null,
+          },
+        ],
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          completion_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+          ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
         },
       };
-    }
-    return undefined;
-  },
+    },
 
-  parseChat(body) {
-    return {
-      model: typeof body.model === "string" ? body.model : "",
-      messages: Array.isArray(body.messages) ? (body.messages as FakeMessage[]) : [],
-      tools: Array.isArray(body.tools) ? body.tools : [],
-    };
-  },
-
-  renderAnswer(answer: FakeAnswer, request: FakeModelRequest, sequence: number) {
-    const toolCalls = (answer.toolCalls ?? []).map((call, index) => ({
-      id: call.id ?? `call_fake_${sequence}_${index}`,
-      type: "function",
-      function: {
-        name: call.name,
-        arguments:
-          typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-      },
-    }));
-    const usage = answer.usage ?? { inputTokens: 10 * request.messages.length, outputTokens: 5 };
-    return {
-      id: `chatcmpl-fake-${sequence}`,
-      object: "chat.completion",
-      created: 0,
-      model: request.model,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            content: answer.text ?? (toolCalls.length > 0 ? null : ""),
-            refusal: null,
-            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-          },
-          finish_reason: answer.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
-          logprobs: null,
-        },
-      ],
-      usage: {
-        prompt_tokens: usage.inputTokens,
-        completion_tokens: usage.outputTokens,
-        total_tokens: usage.inputTokens + usage.outputTokens,
-      },
-    };
-  },
-
-  renderError(status, message) {
-    return {
-      error: { message, type: status === 429 ? "rate_limit_exceeded" : "fake_error", code: null },
-    };
-  },
-};
+    renderError(status, message) {
+      return {
+        error: { message, type: status === 429 ? "rate_limit_exceeded" : "fake_error", code: null },
+      };
+    },
+  };
+}
 
 export type FakeOpenAIServer = FakeModelServer;
 
 export function startFakeOpenAIServer(
   options: FakeModelServerOptions = {},
 ): Promise<FakeOpenAIServer> {
-  return FakeModelServer.start(openAIProtocol, options);
+  return FakeModelServer.start(openAIProtocol(), options);
 }

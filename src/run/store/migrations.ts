@@ -210,6 +210,21 @@ const incrementalRounds = [
   "ALTER TABLE round_findings ADD COLUMN detail TEXT",
 ];
 
+/**
+ * Accounting: what each lens and each challenge spent, queryable without parsing reports —
+ * cached input tokens and the wall time of a lens (its report holds the verify split), and a
+ * challenge's tokens and time (null on rows saved before they were counted). Portable SQL.
+ */
+const usageColumns = [
+  "ALTER TABLE lens_runs ADD COLUMN cached_input_tokens BIGINT NOT NULL DEFAULT 0",
+  "ALTER TABLE lens_runs ADD COLUMN duration_ms BIGINT",
+  "ALTER TABLE round_challenges ADD COLUMN input_tokens BIGINT",
+  "ALTER TABLE round_challenges ADD COLUMN cached_input_tokens BIGINT",
+  "ALTER TABLE round_challenges ADD COLUMN cache_write_tokens BIGINT",
+  "ALTER TABLE round_challenges ADD COLUMN output_tokens BIGINT",
+  "ALTER TABLE round_challenges ADD COLUMN duration_ms BIGINT",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -233,4 +248,5 @@ export const migrations: readonly Migration[] = [
     sqlite: incrementalRounds,
     postgres: incrementalRounds,
   },
+  { version: 7, name: "usage accounting", sqlite: usageColumns, postgres: usageColumns },
 ];

@@ -237,11 +237,13 @@ export class PostgresRunStore implements RunStore {
   async saveLensReport(roundId: string, report: LensReport): Promise<void> {
     await this.pool.query(
       `INSERT INTO lens_runs
-         (round_id, model, lens, state, report, input_tokens, output_tokens, finished_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         (round_id, model, lens, state, report, input_tokens, output_tokens, finished_at,
+          cached_input_tokens, duration_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (round_id, model, lens) DO UPDATE SET
          state = excluded.state, report = excluded.report, input_tokens = excluded.input_tokens,
-         output_tokens = excluded.output_tokens, finished_at = excluded.finished_at`,
+         output_tokens = excluded.output_tokens, finished_at = excluded.finished_at,
+         cached_input_tokens = excluded.cached_input_tokens, duration_ms = excluded.duration_ms`,
       [
         roundId,
         report.model,
@@ -251,6 +253,8 @@ export class PostgresRunStore implements RunStore {
         report.usage.inputTokens,
         report.usage.outputTokens,
         this.clock.now(),
+        report.usage.cachedInputTokens ?? 0,
+        report.durationMs ?? null,
       ],
     );
   }
@@ -417,12 +421,16 @@ export class PostgresRunStore implements RunStore {
     const row = challengeToRow(record);
     await this.pool.query(
       `INSERT INTO round_challenges
-         (round_id, fingerprint, model, outcome, verdict, reason, checked, saved_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         (round_id, fingerprint, model, outcome, verdict, reason, checked, saved_at,
+          input_tokens, cached_input_tokens, cache_write_tokens, output_tokens, duration_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (round_id, fingerprint, model) DO UPDATE SET
          outcome = excluded.outcome, verdict = excluded.verdict, reason = excluded.reason,
          checked = excluded.checked, saved_order = excluded.saved_order,
-         saved_at = excluded.saved_at`,
+         saved_at = excluded.saved_at, input_tokens = excluded.input_tokens,
+         cached_input_tokens = excluded.cached_input_tokens,
+         cache_write_tokens = excluded.cache_write_tokens, output_tokens = excluded.output_tokens,
+         duration_ms = excluded.duration_ms`,
       [
         roundId,
         row.fingerprint,
@@ -432,6 +440,11 @@ export class PostgresRunStore implements RunStore {
         row.reason,
         row.checked,
         this.clock.now(),
+        row.input_tokens,
+        row.cached_input_tokens,
+        row.cache_write_tokens,
+        row.output_tokens,
+        row.duration_ms,
       ],
     );
   }

@@ -228,15 +228,21 @@ export class SqliteRunStore implements RunStore {
 
   async saveLensReport(roundId: string, report: LensReport): Promise<void> {
     this.database
-      .prepare<[Record<string, string | number>]>(
+      .prepare<[Record<string, string | number | null>]>(
         `INSERT INTO lens_runs
-           (round_id, model, lens, state, report, input_tokens, output_tokens, finished_at)
-         VALUES (@round_id, @model, @lens, @state, @report, @input_tokens, @output_tokens, @now)
+           (round_id, model, lens, state, report, input_tokens, cached_input_tokens, output_tokens,
+            duration_ms, finished_at)
+         VALUES (@round_id, @model, @lens, @state, @report, @input_tokens, @cached_input_tokens,
+           @output_tokens, @duration_ms, @now)
          ON CONFLICT (round_id, model, lens) DO UPDATE SET
            state = excluded.state, report = excluded.report, input_tokens = excluded.input_tokens,
-           output_tokens = excluded.output_tokens, finished_at = excluded.finished_at`,
+           cached_input_tokens = excluded.cached_input_tokens,
+           output_tokens = excluded.output_tokens, duration_ms = excluded.duration_ms,
+           finished_at = excluded.finished_at`,
       )
       .run({
+        cached_input_tokens: report.usage.cachedInputTokens ?? 0,
+        duration_ms: report.durationMs ?? null,
         round_id: roundId,
         model: report.model,
         lens: report.lens,
@@ -434,13 +440,19 @@ export class SqliteRunStore implements RunStore {
     this.database
       .prepare<[ChallengeRow & { round_id: string; now: number }]>(
         `INSERT INTO round_challenges
-           (round_id, fingerprint, model, outcome, verdict, reason, checked, saved_order, saved_at)
+           (round_id, fingerprint, model, outcome, verdict, reason, checked, input_tokens,
+            cached_input_tokens, cache_write_tokens, output_tokens, duration_ms, saved_order,
+            saved_at)
          VALUES (@round_id, @fingerprint, @model, @outcome, @verdict, @reason, @checked,
+           @input_tokens, @cached_input_tokens, @cache_write_tokens, @output_tokens, @duration_ms,
            (SELECT COALESCE(MAX(saved_order), 0) + 1 FROM round_challenges WHERE round_id = @round_id),
            @now)
          ON CONFLICT (round_id, fingerprint, model) DO UPDATE SET
            outcome = excluded.outcome, verdict = excluded.verdict, reason = excluded.reason,
-           checked = excluded.checked, saved_order = excluded.saved_order,
+           checked = excluded.checked, input_tokens = excluded.input_tokens,
+           cached_input_tokens = excluded.cached_input_tokens,
+           cache_write_tokens = excluded.cache_write_tokens, output_tokens = excluded.output_tokens,
+           duration_ms = excluded.duration_ms, saved_order = excluded.saved_order,
            saved_at = excluded.saved_at`,
       )
       .run({ ...challengeToRow(record), round_id: roundId, now: this.clock.now() });

@@ -3,7 +3,7 @@
 import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding, PreviousFindingDetail } from "../../consensus/index.js";
 import type { Confidence, Severity } from "../../findings/index.js";
-import type { Message } from "../../llm/index.js";
+import type { Message, Usage } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import type {
   PostedInline,
@@ -170,7 +170,8 @@ export function postedInlineFromRow(row: PostedInlineRow): PostedInline {
 }
 
 /** The columns of `round_challenges` that `ChallengeRow` holds, for a SELECT. */
-export const CHALLENGE_COLUMNS = "fingerprint, model, outcome, verdict, reason, checked";
+export const CHALLENGE_COLUMNS =
+  "fingerprint, model, outcome, verdict, reason, checked, input_tokens, cached_input_tokens, cache_write_tokens, output_tokens, duration_ms";
 
 /** A `round_challenges` row: one ended cross-examination challenge of a round. */
 export interface ChallengeRow {
@@ -180,6 +181,12 @@ export interface ChallengeRow {
   verdict: string | null;
   reason: string;
   checked: string | null;
+  /** What the session spent; null on rows saved before it was counted. */
+  input_tokens: number | string | null;
+  cached_input_tokens: number | string | null;
+  cache_write_tokens: number | string | null;
+  output_tokens: number | string | null;
+  duration_ms: number | string | null;
 }
 
 /**
@@ -197,6 +204,26 @@ export function challengeToRow(record: ChallengeRecord): ChallengeRow {
     reason: withoutNul(record.reason),
     checked:
       record.outcome === "answered" && record.checked !== null ? withoutNul(record.checked) : null,
+    input_tokens: record.usage?.inputTokens ?? null,
+    cached_input_tokens: record.usage?.cachedInputTokens ?? null,
+    cache_write_tokens: record.usage?.cacheWriteTokens ?? null,
+    output_tokens: record.usage?.outputTokens ?? null,
+    duration_ms: record.durationMs ?? null,
+  };
+}
+
+/** What a challenge row says it spent (BIGINTs come back from PostgreSQL as strings). */
+function challengeCost(row: ChallengeRow): Pick<ChallengeRecord, "usage" | "durationMs"> {
+  if (row.input_tokens === null || row.output_tokens === null) return {};
+  const usage: Usage = {
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+  };
+  if (row.cached_input_tokens !== null) usage.cachedInputTokens = Number(row.cached_input_tokens);
+  if (row.cache_write_tokens !== null) usage.cacheWriteTokens = Number(row.cache_write_tokens);
+  return {
+    usage,
+    ...(row.duration_ms === null ? {} : { durationMs: Number(row.duration_ms) }),
   };
 }
 
@@ -216,6 +243,7 @@ export function challengeFromRow(row: ChallengeRow): ChallengeRecord {
       verdict: row.verdict as Answered["verdict"],
       reason: row.reason,
       checked: row.checked,
+      ...challengeCost(row),
     };
   }
   return {
@@ -223,6 +251,7 @@ export function challengeFromRow(row: ChallengeRow): ChallengeRecord {
     fingerprint: row.fingerprint,
     model: row.model,
     reason: row.reason,
+    ...challengeCost(row),
   };
 }
 

@@ -38,7 +38,9 @@ describe("migration 3, skipped lenses (SQLite)", () => {
         .run(`lens-${state}`, state);
     expect(saving("skipped")).toThrow(/CHECK constraint/);
 
-    expect(migrateSqlite(database, ":memory:", migrations, 0)).toBe(migrations.length);
+    // Through migration 3 only: later ones add columns this test does not describe.
+    const throughThree = migrations.filter((migration) => migration.version <= 3);
+    expect(migrateSqlite(database, ":memory:", throughThree, 0)).toBe(3);
 
     expect(database.prepare("SELECT * FROM lens_runs").all()).toEqual([
       {

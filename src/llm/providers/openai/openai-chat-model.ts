@@ -99,6 +99,10 @@ function toChatResult(
     usage: {
       inputTokens: completion.usage?.prompt_tokens ?? 0,
       outputTokens: completion.usage?.completion_tokens ?? 0,
+      // Automatic prompt caching: the part of the prompt read from the cache, billed lower.
+      ...(completion.usage?.prompt_tokens_details?.cached_tokens === undefined
+        ? {}
+        : { cachedInputTokens: completion.usage.prompt_tokens_details.cached_tokens }),
     },
   };
 }

@@ -21,6 +21,8 @@ const RecordedMessage = z.strictObject({
 const RecordedUsage = z.strictObject({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
 });
 
 const RecordedChatResult = z.strictObject({

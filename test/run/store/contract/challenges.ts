@@ -47,6 +47,28 @@ export function runStoreContractChallenges(backend: RunStoreBackend): void {
   }
 
   describe("challenges", () => {
+    it("keeps what each challenge spent, and reads a record saved without it as without", async () => {
+      const roundId = await runningRound(11);
+      const spent: ChallengeRecord = {
+        ...answered("fp-cost", "zeta"),
+        usage: {
+          inputTokens: 12_345_678_901,
+          cachedInputTokens: 4_000,
+          cacheWriteTokens: 300,
+          outputTokens: 678,
+        },
+        durationMs: 4_321,
+      };
+      const failed: ChallengeRecord = {
+        ...ended("fp-cost", "alpha", "failed", "timed out after 180 s"),
+        usage: { inputTokens: 900, outputTokens: 0 },
+        durationMs: 180_000,
+      };
+      const bare = answered("fp-bare", "mid");
+      for (const record of [spent, failed, bare]) await t.store.saveChallenge(roundId, record);
+      expect(await t.store.challenges(roundId)).toEqual([spent, failed, bare]);
+    });
+
     it("reads back answered, failed and cancelled challenges as saved, in the order saved", async () => {
       const roundId = await runningRound();
       // Neither fingerprint nor model order: the order of saving, all in the same millisecond.

@@ -1,0 +1,13 @@
+/**
+ * Accounting: what model work cost — tokens (cached included), model time and an estimated
+ * cost from the operator's price table — per model, lens, phase and round.
+ */
+export {
+  type ChallengeSpend,
+  type ModelUsage,
+  type RoundUsage,
+  roundUsage,
+  USAGE_PHASES,
+  type UsagePhase,
+} from "./round-usage.js";
+export { addUsageFigures, noUsage, type UsageFigures, usageFigures } from "./usage-figures.js";

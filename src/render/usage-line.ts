@@ -1,0 +1,39 @@
+import type { RoundUsage, UsageFigures } from "../accounting/index.js";
+import { formatCost, formatDuration, formatTokens } from "./format.js";
+
+/**
+ * `52.1k tokens in (12k cached) · 3.4k out · 1 min 12 s · ≈ $0.21`: what some model work spent.
+ * The cost is left out without a price for every model counted in it (tokens still say it).
+ */
+export function usageLine(usage: UsageFigures): string {
+  const cached =
+    usage.cachedInputTokens > 0 ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : "";
+  return [
+    `${formatTokens(usage.inputTokens)} tokens in${cached}`,
+    `${formatTokens(usage.outputTokens)} out`,
+    formatDuration(usage.durationMs),
+    ...(usage.costUsd === null ? [] : [`≈ ${formatCost(usage.costUsd)}`]),
+  ].join(" · ");
+}
+
+/**
+ * A round's spend in one line: the totals (time is model time, summed over sessions that ran
+ * in parallel), then the cost of each phase that spent anything when every cost is known.
+ */
+export function roundUsageLine(usage: RoundUsage): string {
+  const { total } = usage;
+  const cached =
+    total.cachedInputTokens > 0 ? ` (${formatTokens(total.cachedInputTokens)} cached)` : "";
+  const parts = [
+    `${formatTokens(total.inputTokens)} tokens in${cached}`,
+    `${formatTokens(total.outputTokens)} out`,
+    `${formatDuration(total.durationMs)} of model time`,
+  ];
+  if (total.costUsd === null)
+    return `${parts.join(" · ")} · cost not estimated (no price for some models)`;
+  const phases = Object.entries(usage.phases)
+    .filter(([, figures]) => figures.inputTokens + figures.outputTokens > 0)
+    .map(([phase, figures]) => `${phase} ${formatCost(figures.costUsd ?? 0)}`);
+  const split = phases.length > 1 ? ` (${phases.join(" · ")})` : "";
+  return `${parts.join(" · ")} · ≈ ${formatCost(total.costUsd)}${split}`;
+}
