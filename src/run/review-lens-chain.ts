@@ -1,0 +1,176 @@
+import type { LensDefinition, LensEvent, LensFailover, LensReport } from "../agent/index.js";
+import { publicFailureReason, reviewLens, type Workspace } from "../agent/index.js";
+import type { ModelConfig, ProviderConfig } from "../config/index.js";
+import type { LanguageModel, Message, ModelFactory } from "../llm/index.js";
+import { createLanguageModel, failoverReason, guardEmptyCompletions } from "../llm/index.js";
+import type { Clock } from "../time/index.js";
+import { recordTranscript } from "./record-transcript.js";
+import type { ReviewRoundOptions } from "./review-round.js";
+
+export interface ReviewLensChainInput {
+  /** The planned model: the board's row and the report's `model`, whoever answers. */
+  model: ModelConfig;
+  /** The models to go on on, in order, after `model` (its `fallbacks`, resolved). */
+  fallbacks: readonly ModelConfig[];
+  lensId: string;
+  lens: LensDefinition;
+  providers: ReadonlyMap<string, ProviderConfig>;
+  options: Pick<
+    ReviewRoundOptions,
+    "env" | "record" | "createModel" | "plan" | "signal" | "onLensError" | "onTranscript"
+  >;
+  workspace: Workspace;
+  prompt: Parameters<typeof reviewLens>[0]["prompt"];
+  onEvent: (event: LensEvent) => void;
+  clock: Clock;
+  secrets: readonly string[];
+}
+
+/**
+ * One lens of one planned model, along its failover chain: the model, then each fallback in
+ * turn while the one before failed the lens with an error its retries could not fix or answered
+ * empty twice (failoverReason). Each hop is a `failover` event on the planned model's row; a
+ * failure that is not the last model's is not shown as one. The report stays the planned
+ * model's (its board row, its stored key), with `answeredBy` naming the fallback that answered
+ * and `failovers` the hops: agreement counts the model that answered.
+ */
+export async function reviewLensChain(input: ReviewLensChainInput): Promise<LensReport> {
+  const { model, lensId, options, clock } = input;
+  const chain = [model, ...input.fallbacks];
+  const failovers: LensFailover[] = [];
+  for (const [index, candidate] of chain.entries()) {
+    const next = chain[index + 1];
+    let failure: unknown;
+    const report = await attempt(input, candidate, next !== undefined, (error) => {
+      failure = error;
+    });
+    const reason =
+      next === undefined || report.outcome !== "failed" || options.signal.aborted
+        ? undefined
+        : failoverReason(failure);
+    if (next === undefined || reason === undefined) {
+      return withChain(report, candidate, model, failovers);
+    }
+    failovers.push({ from: candidate.id, to: next.id, reason });
+    input.onEvent({
+      model: model.id,
+      provider: model.provider,
+      lens: lensId,
+      at: clock.now(),
+      type: "failover",
+      from: candidate.id,
+      to: next.id,
+      reason,
+    });
+  }
+  // Unreachable: the chain has at least the planned model, and its last member returns.
+  throw new Error("empty failover chain");
+}
+
+/** One model's try at the lens; `onFailure` gets the error behind a failed report. */
+async function attempt(
+  input: ReviewLensChainInput,
+  candidate: ModelConfig,
+  hasNext: boolean,
+  onFailure: (error: unknown) => void,
+): Promise<LensReport> {
+  const { model, lensId, options } = input;
+  const provider = input.providers.get(candidate.provider);
+  const fail = (error: unknown): LensReport => {
+    onFailure(error);
+    options.onLensError?.(candidate.id, lensId, error);
+    return failedReport(model, lensId, publicFailureReason(error));
+  };
+  if (provider === undefined) return fail(new Error(`unknown provider ${candidate.provider}`));
+  let languageModel: LanguageModel;
+  try {
+    languageModel = build(options.createModel, candidate, provider, lensId, options);
+  } catch (error) {
+    return fail(error);
+  }
+  // Only where there is somewhere to go: a lone model's second empty answer is the lens's own
+  // failure (no findings block), as it always was.
+  const guarded = hasNext ? guardEmptyCompletions(languageModel) : languageModel;
+  const recorder = recordTranscript(guarded, input.secrets);
+  let failure: unknown;
+  const report = await reviewLens({
+    model: recorder.model,
+    modelId: model.id,
+    provider: model.provider,
+    lens: input.lens,
+    prompt: input.prompt,
+    workspace: input.workspace,
+    limits: options.plan.review,
+    onFailure: (error) => {
+      failure = error;
+      onFailure(error);
+      options.onLensError?.(candidate.id, lensId, error);
+    },
+    signal: options.signal,
+    // A failure the next model takes over is a hop, not the lens's end.
+    onEvent: (event) => {
+      if (event.type === "failed" && hasNext && failoverReason(failure) !== undefined) return;
+      input.onEvent(event);
+    },
+    clock: input.clock,
+  });
+  const transcript: Message[] = recorder.transcript();
+  if (options.onTranscript !== undefined && transcript.length > 0) {
+    await options.onTranscript(model.id, lensId, transcript);
+  }
+  return report;
+}
+
+function build(
+  createModel: ModelFactory | undefined,
+  candidate: ModelConfig,
+  provider: ProviderConfig,
+  lensId: string,
+  options: ReviewLensChainInput["options"],
+): LanguageModel {
+  return (
+    createModel?.(candidate, provider, lensId) ??
+    createLanguageModel({
+      model: candidate,
+      provider,
+      env: options.env,
+      lens: lensId,
+      record: options.record,
+    })
+  );
+}
+
+function withChain(
+  report: LensReport,
+  answering: ModelConfig,
+  planned: ModelConfig,
+  failovers: readonly LensFailover[],
+): LensReport {
+  if (failovers.length === 0) return report;
+  return {
+    ...report,
+    failovers: [...failovers],
+    ...(answering.id === planned.id || report.outcome !== "done"
+      ? {}
+      : { answeredBy: answering.id }),
+  };
+}
+
+/** A lens that could not start (no provider, no model): no text, no findings, the reason. */
+export function failedReport(model: ModelConfig, lens: string, failure: string): LensReport {
+  return {
+    model: model.id,
+    provider: model.provider,
+    lens,
+    outcome: "failed",
+    verdict: null,
+    statedVerdict: null,
+    text: "",
+    findings: [],
+    dropped: [],
+    failure,
+    turns: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    recovered: false,
+  };
+}
