@@ -35,7 +35,7 @@
  * Only successful calls are recorded: a retried failure leaves no trace.
  */
 import { ModelError } from "../../errors.js";
-import type { AgentRunResult, ChatResult, LanguageModel } from "../../language-model.js";
+import type { AgentRunResult, ChatResult, LanguageModel, Usage } from "../../language-model.js";
 import type { Message } from "../../message.js";
 import { readRecording } from "./read-recording.js";
 import { recordingPath } from "./recording-path.js";
@@ -97,7 +97,7 @@ function chatResult(recorded: ChatRecording["turns"][number]["result"]): ChatRes
     text: recorded.text,
     toolCalls: recorded.toolCalls.map((call) => ({ ...call })),
     finishReason: recorded.finishReason,
-    usage: { ...recorded.usage },
+    usage: recordedUsage(recorded.usage),
   };
 }
 
@@ -114,6 +114,20 @@ function agentRunResult(recorded: AgentRecording["runs"][number]["result"]): Age
       }
       return copy;
     }),
-    usage: { ...recorded.usage },
+    usage: recordedUsage(recorded.usage),
   };
+}
+
+/** A recorded usage as a Usage: the cache counts only when the recording has them. */
+function recordedUsage(recorded: {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number | undefined;
+  cacheWriteTokens?: number | undefined;
+}): Usage {
+  const usage: Usage = { inputTokens: recorded.inputTokens, outputTokens: recorded.outputTokens };
+  if (recorded.cachedInputTokens !== undefined)
+    usage.cachedInputTokens = recorded.cachedInputTokens;
+  if (recorded.cacheWriteTokens !== undefined) usage.cacheWriteTokens = recorded.cacheWriteTokens;
+  return usage;
 }
