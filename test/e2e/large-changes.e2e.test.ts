@@ -174,9 +174,11 @@ describe("large and unusual changes", { timeout: 30_000 }, () => {
     expect(board).toMatch(/\*\*Not reviewed:\*\* 1 file/);
     expect(board).toMatch(/- `assets\/logo\.png` — binary/);
     const prompt = prompts.find((entry) => entry.includes("Rename and clean up")) ?? "";
-    const changed = prompt.slice(prompt.indexOf("Changed files"), prompt.indexOf("Diff —"));
-    expect(changed).toContain("src/new-name.js");
-    expect(changed).not.toContain("src/old-name.js");
+    const changed = prompt.slice(prompt.indexOf("Changed files"), prompt.indexOf("Diff ("));
+    expect(changed.length).toBeGreaterThan(0);
+    // Listed once, as a rename to its new path (the path the review and its comments use).
+    expect(changed).toContain("renamed src/old-name.js → src/new-name.js");
+    expect(changed.match(/old-name\.js/g)).toHaveLength(1);
     expect(prompt).toContain("eval(input)");
     expect(prompt).toContain("src/gone.js");
     const inline = github.reviews(pr).flatMap((review) => review.comments);
