@@ -112,8 +112,10 @@ function lensesEnded(reviewer: ReviewerStatus): boolean {
 
 /** Challenges put to this reviewer that have no answer (nor failure) yet. */
 function challengesPending(reviewer: ReviewerStatus): number {
-  const phase = reviewer.crossExamination;
-  if (phase === undefined) return 0;
+  return reviewer.crossExamination === undefined ? 0 : pendingOf(reviewer.crossExamination);
+}
+
+function pendingOf(phase: CrossExaminationStatus): number {
   return Math.max(0, phase.asked - phase.confirmed - phase.refuted - phase.unsure - phase.failed);
 }
 
@@ -149,10 +151,7 @@ function reviewerView(reviewer: ReviewerStatus, lensLines: boolean): ReviewerVie
  * there are any: failed (or cancelled) challenges are no vote, so they are not among the three.
  */
 export function crossExaminationLine(phase: CrossExaminationStatus): string {
-  const pending = Math.max(
-    0,
-    phase.asked - phase.confirmed - phase.refuted - phase.unsure - phase.failed,
-  );
+  const pending = pendingOf(phase);
   return [
     `${phase.asked} asked`,
     `${phase.confirmed} confirmed`,

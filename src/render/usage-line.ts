@@ -6,11 +6,8 @@ import { formatCost, formatDuration, formatTokens } from "./format.js";
  * The cost is left out without a price for every model counted in it (tokens still say it).
  */
 export function usageLine(usage: UsageFigures): string {
-  const cached =
-    usage.cachedInputTokens > 0 ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : "";
   return [
-    `${formatTokens(usage.inputTokens)} tokens in${cached}`,
-    `${formatTokens(usage.outputTokens)} out`,
+    ...tokenParts(usage),
     formatDuration(usage.durationMs),
     ...(usage.costUsd === null ? [] : [`≈ ${formatCost(usage.costUsd)}`]),
   ].join(" · ");
@@ -22,13 +19,7 @@ export function usageLine(usage: UsageFigures): string {
  */
 export function roundUsageLine(usage: RoundUsage): string {
   const { total } = usage;
-  const cached =
-    total.cachedInputTokens > 0 ? ` (${formatTokens(total.cachedInputTokens)} cached)` : "";
-  const parts = [
-    `${formatTokens(total.inputTokens)} tokens in${cached}`,
-    `${formatTokens(total.outputTokens)} out`,
-    `${formatDuration(total.durationMs)} of model time`,
-  ];
+  const parts = [...tokenParts(total), `${formatDuration(total.durationMs)} of model time`];
   if (total.costUsd === null)
     return `${parts.join(" · ")} · cost not estimated (no price for some models)`;
   const phases = Object.entries(usage.phases)
@@ -36,4 +27,14 @@ export function roundUsageLine(usage: RoundUsage): string {
     .map(([phase, figures]) => `${phase} ${formatCost(figures.costUsd ?? 0)}`);
   const split = phases.length > 1 ? ` (${phases.join(" · ")})` : "";
   return `${parts.join(" · ")} · ≈ ${formatCost(total.costUsd)}${split}`;
+}
+
+/** `52.1k tokens in (12k cached)`, `3.4k out`. */
+function tokenParts(usage: UsageFigures): string[] {
+  const cached =
+    usage.cachedInputTokens > 0 ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : "";
+  return [
+    `${formatTokens(usage.inputTokens)} tokens in${cached}`,
+    `${formatTokens(usage.outputTokens)} out`,
+  ];
 }

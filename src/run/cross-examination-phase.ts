@@ -3,13 +3,14 @@ import type { LensReport } from "../agent/index.js";
 import { Workspace } from "../agent/index.js";
 import type { ChallengeResult } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
-import { createLanguageModel, createRedactor, type LanguageModel } from "../llm/index.js";
+import { createRedactor } from "../llm/index.js";
 import { systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { type ChallengeRecord, crossExamine, planChallenges } from "./cross-examine.js";
 import type { ReviewRoundOptions } from "./review-round.js";
 import type { CrossExaminationStatus, RoundStatus } from "./round-status.js";
+import { sessionModelFor } from "./session-model-for.js";
 import { withReviewerUsage } from "./with-reviewer-usage.js";
 
 export interface CrossExaminationPhaseOptions extends Omit<ReviewRoundOptions, "change"> {
@@ -111,27 +112,9 @@ export async function runCrossExaminationPhase(
   status = { ...status, finished: false };
   publish();
 
-  const models = new Map(plan.models.map((model) => [model.id, model]));
-  const providers = new Map(options.providers.map((provider) => [provider.name, provider]));
-  const modelFor = (id: string, fingerprint: string): LanguageModel => {
-    const model = models.get(id);
-    const provider = model === undefined ? undefined : providers.get(model.provider);
-    if (model === undefined || provider === undefined) throw new Error(`unknown model ${id}`);
-    const lens = challengeSessionLens(fingerprint);
-    return (
-      options.createModel?.(model, provider, lens) ??
-      createLanguageModel({
-        model,
-        provider,
-        env: options.env,
-        lens,
-        record: options.record,
-      })
-    );
-  };
   const records = await crossExamine({
     planned,
-    modelFor,
+    modelFor: sessionModelFor(options, challengeSessionLens),
     workspace: await Workspace.open(options.change.workspaceDir),
     settings,
     limiter: options.limiter,

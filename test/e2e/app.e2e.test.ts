@@ -1,5 +1,3 @@
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { deliver, issueCommentEvent, pullRequestEvent } from "../fakes/fake-github/index.js";
@@ -14,6 +12,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from "./harness.js";
+import { readAppStore } from "./read-app-store.js";
 
 const base = Array.from(
   { length: 30 },
@@ -129,20 +128,13 @@ describe("the app, end to end against a fake GitHub and fake models", () => {
     );
 
     // Every lens's conversation is kept in the store, the provider key redacted.
-    const database = new BetterSqlite3(join(stack.dataDir, "gadfly.sqlite"), {
-      readonly: true,
-      fileMustExist: true,
-    });
-    try {
-      const rows = database.prepare("SELECT model, lens, messages FROM transcripts").all() as {
-        messages: string;
-      }[];
-      expect(rows).toHaveLength(20);
-      expect(rows.every((row) => (JSON.parse(row.messages) as unknown[]).length >= 4)).toBe(true);
-      expect(rows.some((row) => row.messages.includes(OPENAI_KEY))).toBe(false);
-    } finally {
-      database.close();
-    }
+    const rows = readAppStore<{ messages: string }>(
+      stack.dataDir,
+      "SELECT model, lens, messages FROM transcripts",
+    );
+    expect(rows).toHaveLength(20);
+    expect(rows.every((row) => (JSON.parse(row.messages) as unknown[]).length >= 4)).toBe(true);
+    expect(rows.some((row) => row.messages.includes(OPENAI_KEY))).toBe(false);
 
     expect(github.validationErrors).toEqual([]);
     expect(app.output()).not.toContain(OPENAI_KEY);

@@ -1,5 +1,3 @@
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { MARKERS } from "../../src/render/markers.js";
@@ -14,6 +12,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from "./harness.js";
+import { readAppStore } from "./read-app-store.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 
 const BOARD = MARKERS.statusBoard;
@@ -59,24 +58,12 @@ function savedChallenges(
   dataDir: string,
   pullNumber: number,
 ): { model: string; outcome: string; verdict: string | null }[] {
-  let database: BetterSqlite3.Database | undefined;
-  try {
-    database = new BetterSqlite3(join(dataDir, "gadfly.sqlite"), {
-      readonly: true,
-      fileMustExist: true,
-    });
-    return database
-      .prepare<[number], { model: string; outcome: string; verdict: string | null }>(
-        `SELECT c.model, c.outcome, c.verdict FROM round_challenges c
-         JOIN rounds r ON r.id = c.round_id WHERE r.pull_number = ? ORDER BY c.model`,
-      )
-      .all(pullNumber);
-  } catch {
-    // Not created yet, or busy: the caller polls.
-    return [];
-  } finally {
-    database?.close();
-  }
+  return readAppStore(
+    dataDir,
+    `SELECT c.model, c.outcome, c.verdict FROM round_challenges c
+     JOIN rounds r ON r.id = c.round_id WHERE r.pull_number = ? ORDER BY c.model`,
+    pullNumber,
+  );
 }
 
 const HEAD = [

@@ -1,5 +1,3 @@
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { MARKERS } from "../../src/render/markers.js";
@@ -13,6 +11,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from "./harness.js";
+import { readAppStore } from "./read-app-store.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 
 const BOARD = MARKERS.statusBoard;
@@ -33,24 +32,12 @@ function savedLenses(
   dataDir: string,
   pullNumber: number,
 ): { model: string; lens: string; state: string }[] {
-  let database: BetterSqlite3.Database | undefined;
-  try {
-    database = new BetterSqlite3(join(dataDir, "gadfly.sqlite"), {
-      readonly: true,
-      fileMustExist: true,
-    });
-    return database
-      .prepare<[number], { model: string; lens: string; state: string }>(
-        `SELECT l.model, l.lens, l.state FROM lens_runs l JOIN rounds r ON r.id = l.round_id
-         WHERE r.pull_number = ? ORDER BY l.model, l.lens`,
-      )
-      .all(pullNumber);
-  } catch {
-    // Not created yet, or busy: the caller polls.
-    return [];
-  } finally {
-    database?.close();
-  }
+  return readAppStore(
+    dataDir,
+    `SELECT l.model, l.lens, l.state FROM lens_runs l JOIN rounds r ON r.id = l.round_id
+     WHERE r.pull_number = ? ORDER BY l.model, l.lens`,
+    pullNumber,
+  );
 }
 
 describe("restarts: a round survives SIGKILL and SIGTERM", { timeout: 30_000 }, () => {
