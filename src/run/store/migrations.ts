@@ -225,6 +225,22 @@ const usageColumns = [
   "ALTER TABLE round_challenges ADD COLUMN duration_ms BIGINT",
 ];
 
+/**
+ * Idempotent publishing: each publishing step of a round records its intent before the GitHub
+ * call and `done` after its result is stored, so a round resumed after a kill knows which calls
+ * may have reached GitHub unrecorded (look there before posting) and which are finished. Portable
+ * SQL; cascades with the round.
+ */
+const publishSteps = [
+  `CREATE TABLE publish_steps (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    step TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('intent', 'done')),
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (round_id, step)
+  )`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -249,4 +265,5 @@ export const migrations: readonly Migration[] = [
     postgres: incrementalRounds,
   },
   { version: 7, name: "usage accounting", sqlite: usageColumns, postgres: usageColumns },
+  { version: 8, name: "publish steps", sqlite: publishSteps, postgres: publishSteps },
 ];

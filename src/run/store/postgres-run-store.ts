@@ -458,6 +458,24 @@ export class PostgresRunStore implements RunStore {
     return rows.map(challengeFromRow);
   }
 
+  async markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO publish_steps (round_id, step, state, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (round_id, step) DO UPDATE SET state = excluded.state,
+         updated_at = excluded.updated_at
+       WHERE publish_steps.state <> 'done'`,
+      [roundId, step, state, this.clock.now()],
+    );
+  }
+
+  async publishSteps(roundId: string): Promise<Record<string, "intent" | "done">> {
+    const { rows } = await this.pool.query<{ step: string; state: "intent" | "done" }>(
+      "SELECT step, state FROM publish_steps WHERE round_id = $1",
+      [roundId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.step, row.state]));
+  }
+
   async pruneTranscripts(olderThan: Date): Promise<number> {
     const result = await this.pool.query("DELETE FROM transcripts WHERE saved_at < $1", [
       olderThan.getTime(),

@@ -195,6 +195,14 @@ export interface RunStore {
   /** The round's ended challenges, in the order they were saved: a resumed round does not ask again. */
   challenges(roundId: string): Promise<ChallengeRecord[]>;
 
+  /**
+   * Records a publishing step of the round: `intent` just before its GitHub call, `done` once
+   * its result is stored. An intent never downgrades a step already done.
+   */
+  markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void>;
+  /** The round's publishing steps recorded so far, by step. */
+  publishSteps(roundId: string): Promise<Record<string, "intent" | "done">>;
+
   /** Deletes transcripts saved before `olderThan`; returns how many. */
   pruneTranscripts(olderThan: Date): Promise<number>;
   /** Deletes delivery ids received before `olderThan`: a redelivery after that counts as new. */

@@ -468,6 +468,26 @@ export class SqliteRunStore implements RunStore {
     return rows.map(challengeFromRow);
   }
 
+  async markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void> {
+    this.database
+      .prepare<[string, string, string, number]>(
+        `INSERT INTO publish_steps (round_id, step, state, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (round_id, step) DO UPDATE SET state = excluded.state,
+           updated_at = excluded.updated_at
+         WHERE publish_steps.state <> 'done'`,
+      )
+      .run(roundId, step, state, this.clock.now());
+  }
+
+  async publishSteps(roundId: string): Promise<Record<string, "intent" | "done">> {
+    const rows = this.database
+      .prepare<[string], { step: string; state: "intent" | "done" }>(
+        "SELECT step, state FROM publish_steps WHERE round_id = ?",
+      )
+      .all(roundId);
+    return Object.fromEntries(rows.map((row) => [row.step, row.state]));
+  }
+
   async pruneTranscripts(olderThan: Date): Promise<number> {
     return this.database
       .prepare<[number]>("DELETE FROM transcripts WHERE saved_at < ?")

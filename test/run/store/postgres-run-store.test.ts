@@ -7,6 +7,7 @@ import {
 import { runStoreContractChallenges } from "./contract/challenges.js";
 import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublished } from "./contract/published.js";
+import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
@@ -29,4 +30,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractPublished(backend);
   runStoreContractRaces(backend);
   runStoreContractChallenges(backend);
+  runStoreContractPublishSteps(backend);
 });

@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import { runStoreContractChallenges } from "./contract/challenges.js";
 import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublished } from "./contract/published.js";
+import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { sqliteStoreBackend } from "./helpers/sqlite-store-backend.js";
@@ -13,4 +14,5 @@ describe("SqliteRunStore", () => {
   runStoreContractPublished(sqliteStoreBackend);
   runStoreContractRaces(sqliteStoreBackend);
   runStoreContractChallenges(sqliteStoreBackend);
+  runStoreContractPublishSteps(sqliteStoreBackend);
 });
