@@ -14,19 +14,20 @@ export {
   type RepoPublish,
 } from "./repo-config-schema.js";
 export { requireWebhookSecret } from "./require-webhook-secret.js";
-export type { ReviewPlan } from "./resolve-review-plan.js";
+export type { PriceTable, ReviewPlan } from "./resolve-review-plan.js";
 export { compileSafeGlob } from "./safe-glob.js";
 export {
   type AnthropicProviderConfig,
   type AppConfig,
+  type BudgetConfig,
   type CommandProviderConfig,
   CrossExaminationConfig,
+  type DownshiftConfig,
   LensId,
   type ModelConfig,
   ModelPrice,
   type OllamaProviderConfig,
   type OpenAIProviderConfig,
-  PriceTable,
   type ProviderConfig,
   PublishPolicy,
   type PublishSeverity,

@@ -2,12 +2,16 @@ import { ConfigError, type ConfigIssue } from "./config-error.js";
 import type { RepoConfig, RepoInstruction, RepoLens, RepoPublish } from "./repo-config-schema.js";
 import type {
   AppConfig,
+  BudgetConfig,
   CrossExaminationConfig,
   ModelConfig,
-  PriceTable,
+  ModelPrice,
   PublishPolicy,
   ReviewConfig,
 } from "./schema.js";
+
+/** Prices by model id, from each model's `price`; a model without one is counted in tokens only. */
+export type PriceTable = Record<string, ModelPrice>;
 
 /** What one round runs: the models and lenses chosen, and the review settings. */
 export interface ReviewPlan {
@@ -28,8 +32,13 @@ export interface ReviewPlan {
   instructions: RepoInstruction[];
   /** The app's cross-examination settings; absent (a plan built by hand) means none. */
   crossExamination?: CrossExaminationConfig;
-  /** The app's price table; absent or without a model's price: that model's tokens only. */
+  /**
+   * Each app model's `price` by id (fallbacks included: a lens may end on one); absent or
+   * without a model's price: that model's tokens only.
+   */
   pricing?: PriceTable;
+  /** The app's caps and downshift; absent (a plan built by hand) means none. */
+  budget?: BudgetConfig;
 }
 
 /**
@@ -95,7 +104,8 @@ export function resolveReviewPlan(
     publish: mergePublish(app.publish, repo.publish),
     instructions: repo.instructions,
     crossExamination: app.crossExamination,
-    pricing: app.pricing,
+    pricing: priceTable(app.models),
+    budget: app.budget,
   };
 }
 
@@ -106,4 +116,11 @@ function mergePublish(app: PublishPolicy, repo: RepoPublish | undefined): Publis
     minSeverity: repo?.minSeverity ?? app.minSeverity,
     maxInline: repo?.maxInline ?? app.maxInline,
   };
+}
+
+/** The priced models' prices by id. */
+function priceTable(models: readonly ModelConfig[]): PriceTable {
+  return Object.fromEntries(
+    models.flatMap((model) => (model.price === undefined ? [] : [[model.id, model.price]])),
+  );
 }

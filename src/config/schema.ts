@@ -94,6 +94,19 @@ export const ProviderConfig = z.discriminatedUnion("type", [
 ]);
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 
+/**
+ * What one model costs, in US dollars per million tokens, as the provider bills it.
+ * `cachedInput` (prompt-cache reads) and `cacheWrite` (prompt-cache writes, Anthropic) default
+ * to `input` when not given.
+ */
+export const ModelPrice = z.strictObject({
+  input: z.number().min(0).max(10_000),
+  cachedInput: z.number().min(0).max(10_000).optional(),
+  cacheWrite: z.number().min(0).max(10_000).optional(),
+  output: z.number().min(0).max(10_000),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
 export const ModelConfig = z.strictObject({
   /** What the board shows, e.g. `glm-5.2:cloud`. */
   id: z.string().min(1),
@@ -111,6 +124,8 @@ export const ModelConfig = z.strictObject({
    * fallback's own fallbacks are not followed. No self, no repeats, no cycles among models.
    */
   fallbacks: z.array(z.string().min(1)).max(5).optional(),
+  /** Estimated costs on the board, the comment, the CLI and the metrics; tokens are counted without it. */
+  price: ModelPrice.optional(),
 });
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
@@ -196,6 +211,81 @@ export const SandboxConfig = z.strictObject({
 });
 export type SandboxConfig = z.infer<typeof SandboxConfig>;
 
+/**
+ * Above this size the round runs only `lenses` (of the plan's) and `models` (of the plan's):
+ * at least one threshold and at least one of the two lists. The size is the change under
+ * review (an incremental round's step, not the whole pull request).
+ */
+export const DownshiftConfig = z
+  .strictObject({
+    /** Added plus deleted lines of the files under review. */
+    aboveChangedLines: z.number().int().min(1).optional(),
+    /** Files under review. */
+    aboveFiles: z.number().int().min(1).optional(),
+    lenses: z.array(LensId).min(1).optional(),
+    models: z.array(z.string().min(1)).min(1).optional(),
+  })
+  .refine(
+    (downshift) => downshift.aboveChangedLines !== undefined || downshift.aboveFiles !== undefined,
+    {
+      message: "give aboveChangedLines or aboveFiles (the size above which the round downshifts)",
+    },
+  )
+  .refine((downshift) => downshift.lenses !== undefined || downshift.models !== undefined, {
+    message: "give lenses or models (what a downshifted round still runs)",
+  });
+export type DownshiftConfig = z.infer<typeof DownshiftConfig>;
+
+/**
+ * Caps on what model work may spend. Tokens are input (cached included) plus output, as
+ * providers count them. `roundTokens` per round; `dailyTokens` and `dailyCostUsd` per
+ * installation per UTC day (the app's own spend, every repository of the installation). A cap
+ * reached stops lenses that have not started; lenses running finish.
+ */
+export const BudgetConfig = z.strictObject({
+  roundTokens: z.number().int().min(1).optional(),
+  dailyTokens: z.number().int().min(1).optional(),
+  /** Needs a price for every model, so no model's spend goes uncounted. */
+  dailyCostUsd: z.number().positive().optional(),
+  downshift: DownshiftConfig.optional(),
+});
+export type BudgetConfig = z.infer<typeof BudgetConfig>;
+
+/** Budget ids name existing models and lenses; a cost cap has every model priced. */
+function checkBudget(
+  config: { budget: BudgetConfig; models: readonly ModelConfig[]; review: ReviewConfig },
+  ctx: z.RefinementCtx,
+): void {
+  const { budget } = config;
+  const models = config.models.map((model) => model.id);
+  (budget.downshift?.models ?? []).forEach((id, index) => {
+    if (!models.includes(id)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["budget", "downshift", "models", index],
+        message: `unknown model "${id}" (known: ${models.join(", ")})`,
+      });
+    }
+  });
+  (budget.downshift?.lenses ?? []).forEach((id, index) => {
+    if (!config.review.lenses.includes(id)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["budget", "downshift", "lenses", index],
+        message: `unknown lens "${id}" (review.lenses: ${config.review.lenses.join(", ")})`,
+      });
+    }
+  });
+  const unpriced = config.models.filter((model) => model.price === undefined);
+  if (budget.dailyCostUsd !== undefined && unpriced.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["budget", "dailyCostUsd"],
+      message: `a cost cap needs a price for every model (models[].price; 0 for a free one), none for: ${unpriced.map((model) => model.id).join(", ")}`,
+    });
+  }
+}
+
 /** Each fallback names another known model, once; the fallback graph has no cycle. */
 function checkFallbacks(models: readonly ModelConfig[], ctx: z.RefinementCtx): void {
   const known = new Set(models.map((model) => model.id));
@@ -250,23 +340,6 @@ function findCycle(
   return visit(start, new Set([start]));
 }
 
-/**
- * What one model costs, in US dollars per million tokens, as the operator's contract says.
- * `cachedInput` (prompt-cache reads) and `cacheWrite` (prompt-cache writes) default to
- * `input` when not given.
- */
-export const ModelPrice = z.strictObject({
-  input: z.number().min(0).max(10_000),
-  cachedInput: z.number().min(0).max(10_000).optional(),
-  cacheWrite: z.number().min(0).max(10_000).optional(),
-  output: z.number().min(0).max(10_000),
-});
-export type ModelPrice = z.infer<typeof ModelPrice>;
-
-/** Prices by model id (a `models:` entry's `id`); a model without one is counted in tokens only. */
-export const PriceTable = z.record(z.string().min(1), ModelPrice);
-export type PriceTable = z.infer<typeof PriceTable>;
-
 export const AppConfig = z
   .strictObject({
     providers: z.array(ProviderConfig).min(1),
@@ -276,20 +349,10 @@ export const AppConfig = z
     /** The default publishing policy; a repository's `publish` overrides it field by field. */
     publish: PublishPolicy.default(PublishPolicy.parse({})),
     crossExamination: CrossExaminationConfig.default(CrossExaminationConfig.parse({})),
-    /** Estimated costs on the board, the comment and the metrics; tokens are counted without it. */
-    pricing: PriceTable.default({}),
+    /** Caps on tokens and cost, and the downshift of large changes; none by default. */
+    budget: BudgetConfig.default({}),
   })
   .superRefine((config, ctx) => {
-    const modelIds = new Set(config.models.map((model) => model.id));
-    for (const id of Object.keys(config.pricing)) {
-      if (!modelIds.has(id)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["pricing", id],
-          message: `no model has the id "${id}" (models: ${[...modelIds].join(", ")})`,
-        });
-      }
-    }
     const names = new Set<string>();
     config.providers.forEach((provider, index) => {
       if (names.has(provider.name)) {
@@ -328,5 +391,6 @@ export const AppConfig = z
       ids.add(model.id);
     });
     checkFallbacks(config.models, ctx);
+    checkBudget(config, ctx);
   });
 export type AppConfig = z.infer<typeof AppConfig>;

@@ -120,6 +120,9 @@ describe("examples/configs", () => {
       const text = await readFile(join(DIR, file), "utf8");
       expect(text).not.toMatch(/\b(sk-[A-Za-z0-9]|AIza[0-9A-Za-z_-]{10})/);
       expect(config.models.length).toBeGreaterThan(0);
+      // A price the comments show is one the schema reads, not a field it would drop.
+      if (text.includes("price:"))
+        expect(config.models.some((m) => m.price !== undefined)).toBe(true);
     },
   );
 
