@@ -14,7 +14,7 @@ export {
   type RepoPublish,
 } from "./repo-config-schema.js";
 export { requireWebhookSecret } from "./require-webhook-secret.js";
-export type { PriceTable, ReviewPlan } from "./resolve-review-plan.js";
+export { type PriceTable, priceTable, type ReviewPlan } from "./resolve-review-plan.js";
 export { compileSafeGlob } from "./safe-glob.js";
 export {
   type AnthropicProviderConfig,

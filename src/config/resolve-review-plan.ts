@@ -118,8 +118,8 @@ function mergePublish(app: PublishPolicy, repo: RepoPublish | undefined): Publis
   };
 }
 
-/** The priced models' prices by id. */
-function priceTable(models: readonly ModelConfig[]): PriceTable {
+/** The priced models' prices by id: the plan's, and the scoreboard's over every model of the app. */
+export function priceTable(models: readonly ModelConfig[]): PriceTable {
   return Object.fromEntries(
     models.flatMap((model) => (model.price === undefined ? [] : [[model.id, model.price]])),
   );
