@@ -2,5 +2,15 @@
 // Other folders import only from here; this lists what they use today.
 export { openRunStore } from "./open-run-store.js";
 export { createPostgresPool } from "./postgres-pool.js";
-export type { RoundEnding, RoundTrigger, RunStore, StoredRound } from "./run-store.js";
+export type {
+  FeedbackInput,
+  FeedbackKind,
+  RepoDismissal,
+  RoundEnding,
+  RoundTrigger,
+  RunStore,
+  StoredFeedback,
+  StoredRound,
+} from "./run-store.js";
+export { FEEDBACK_KINDS } from "./run-store.js";
 export { StoreOpenError } from "./store-open-error.js";

@@ -226,6 +226,32 @@ const usageColumns = [
 ];
 
 /**
+ * Feedback on findings: one row per reaction, dismissal, undismissal or thread resolved without
+ * a fix, with who and when (append only; the latest dismiss/undismiss of a finding wins). Keyed
+ * by the finding's fingerprint, so it outlives rounds; `round_id` is informative, not a foreign
+ * key. Only the id's type differs between dialects.
+ */
+function feedbackTable(id: string): string[] {
+  return [
+    `CREATE TABLE finding_feedback (
+    id ${id},
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    pull_number BIGINT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('thumbs_up', 'thumbs_down', 'dismiss', 'false_positive',
+      'undismiss', 'resolved_without_fix')),
+    actor TEXT NOT NULL,
+    reason TEXT,
+    round_id TEXT,
+    created_at BIGINT NOT NULL
+  )`,
+    "CREATE INDEX finding_feedback_finding ON finding_feedback (owner, repo, fingerprint)",
+    "CREATE INDEX finding_feedback_created_at ON finding_feedback (created_at)",
+  ];
+}
+
+/**
  * Idempotent publishing: each publishing step of a round records its intent before the GitHub
  * call and `done` after its result is stored, so a round resumed after a kill knows which calls
  * may have reached GitHub unrecorded (look there before posting) and which are finished. Portable
@@ -266,4 +292,10 @@ export const migrations: readonly Migration[] = [
   },
   { version: 7, name: "usage accounting", sqlite: usageColumns, postgres: usageColumns },
   { version: 8, name: "publish steps", sqlite: publishSteps, postgres: publishSteps },
+  {
+    version: 9,
+    name: "finding feedback",
+    sqlite: feedbackTable("INTEGER PRIMARY KEY AUTOINCREMENT"),
+    postgres: feedbackTable("BIGSERIAL PRIMARY KEY"),
+  },
 ];

@@ -10,14 +10,17 @@ import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migration
 import { postgresOpenError } from "./postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
 import type {
+  FeedbackInput,
   PostedInline,
   PreviousRound,
+  RepoDismissal,
   RepoRef,
   RoundArtifacts,
   RoundEnding,
   RunStore,
   StartRoundInput,
   StartRoundResult,
+  StoredFeedback,
   StoredRound,
   UnfinishedRound,
 } from "./run-store.js";
@@ -26,6 +29,10 @@ import {
   type ChallengeRow,
   challengeFromRow,
   challengeToRow,
+  FEEDBACK_COLUMNS,
+  type FeedbackRow,
+  feedbackFromRow,
+  feedbackReason,
   findingDetailJson,
   lensReportFromRow,
   messagesFromRow,
@@ -33,9 +40,12 @@ import {
   type PostedInlineRow,
   postedInlineFromRow,
   previousFindingFromRow,
+  type RepoDismissalRow,
   ROUND_FINDING_COLUMNS,
   type RoundFindingRow,
   type RoundRow,
+  repoDismissalFromRow,
+  repoDismissalsQuery,
   roundFromRow,
 } from "./store-rows.js";
 
@@ -474,6 +484,54 @@ export class PostgresRunStore implements RunStore {
       [roundId],
     );
     return Object.fromEntries(rows.map((row) => [row.step, row.state]));
+  }
+
+  async saveFeedback(entry: FeedbackInput): Promise<StoredFeedback> {
+    const { rows } = await this.pool.query<FeedbackRow>(
+      `INSERT INTO finding_feedback
+         (owner, repo, pull_number, fingerprint, kind, actor, reason, round_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       RETURNING ${FEEDBACK_COLUMNS}`,
+      [
+        ...pullKey(entry.repo, entry.pullNumber),
+        entry.fingerprint,
+        entry.kind,
+        entry.actor,
+        feedbackReason(entry.reason),
+        entry.roundId ?? null,
+        this.clock.now(),
+      ],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error("finding_feedback INSERT returned no row");
+    return feedbackFromRow(row);
+  }
+
+  async feedback(repo: RepoRef, pullNumber: number): Promise<StoredFeedback[]> {
+    const { rows } = await this.pool.query<FeedbackRow>(
+      `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback WHERE ${SAME_PULL}
+       ORDER BY created_at, id`,
+      pullKey(repo, pullNumber),
+    );
+    return rows.map(feedbackFromRow);
+  }
+
+  async feedbackSince(since: Date, repo?: RepoRef): Promise<StoredFeedback[]> {
+    const { rows } = await this.pool.query<FeedbackRow>(
+      `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback
+       WHERE created_at >= $1 AND ($2::text IS NULL OR (owner = $2 AND repo = $3))
+       ORDER BY created_at, id`,
+      [since.getTime(), repo?.owner ?? null, repo?.repo ?? null],
+    );
+    return rows.map(feedbackFromRow);
+  }
+
+  async repoDismissals(repo: RepoRef): Promise<RepoDismissal[]> {
+    const { rows } = await this.pool.query<RepoDismissalRow>(repoDismissalsQuery("$1", "$2"), [
+      repo.owner,
+      repo.repo,
+    ]);
+    return rows.map(repoDismissalFromRow);
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {

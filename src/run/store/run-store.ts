@@ -102,6 +102,62 @@ export interface PostedInline {
 }
 
 /**
+ * What a person said about one finding: a reaction on its comment, a `@gadfly dismiss` /
+ * `false-positive` / `undismiss` reply on its thread, or its thread resolved without a fix.
+ * "Fixed in a later round" is not feedback: it is derived by comparing rounds' findings.
+ */
+export type FeedbackKind =
+  | "thumbs_up"
+  | "thumbs_down"
+  | "dismiss"
+  | "false_positive"
+  | "undismiss"
+  | "resolved_without_fix";
+
+export const FEEDBACK_KINDS: readonly FeedbackKind[] = [
+  "thumbs_up",
+  "thumbs_down",
+  "dismiss",
+  "false_positive",
+  "undismiss",
+  "resolved_without_fix",
+];
+
+export interface FeedbackInput {
+  repo: RepoRef;
+  pullNumber: number;
+  fingerprint: string;
+  kind: FeedbackKind;
+  /** Login of who gave it (only people with write access are recorded). */
+  actor: string;
+  /** A dismissal's free text, as written (untrusted). */
+  reason?: string | null;
+  /** The round the finding was in, when known. */
+  roundId?: string | null;
+}
+
+export interface StoredFeedback extends Required<FeedbackInput> {
+  id: number;
+  createdAt: Date;
+}
+
+/**
+ * A finding of the repository whose last dismiss / false-positive / undismiss was not an
+ * undismiss, with the title and file its PR last published (for `learn: repo` matching).
+ */
+export interface RepoDismissal {
+  pullNumber: number;
+  fingerprint: string;
+  kind: "dismiss" | "false_positive";
+  actor: string;
+  reason: string | null;
+  createdAt: Date;
+  /** Null when no round of the PR saved the finding (e.g. the rounds were pruned). */
+  title: string | null;
+  file: string | null;
+}
+
+/**
  * Durable state of review rounds. Async throughout so a networked database
  * can implement it; every method that checks and then writes does so
  * atomically, with the uniqueness rules enforced by the database itself.
@@ -202,6 +258,15 @@ export interface RunStore {
   markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void>;
   /** The round's publishing steps recorded so far, by step. */
   publishSteps(roundId: string): Promise<Record<string, "intent" | "done">>;
+
+  /** Records one piece of feedback on a finding, stamped with the store's clock. */
+  saveFeedback(entry: FeedbackInput): Promise<StoredFeedback>;
+  /** The PR's feedback, oldest first. */
+  feedback(repo: RepoRef, pullNumber: number): Promise<StoredFeedback[]>;
+  /** Feedback given since `since` (all repositories, or one), oldest first: the scoreboard's input. */
+  feedbackSince(since: Date, repo?: RepoRef): Promise<StoredFeedback[]>;
+  /** The repository's findings dismissed and not undismissed since, oldest dismissal first. */
+  repoDismissals(repo: RepoRef): Promise<RepoDismissal[]>;
 
   /** Deletes transcripts saved before `olderThan`; returns how many. */
   pruneTranscripts(olderThan: Date): Promise<number>;

@@ -7,14 +7,17 @@ import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import type {
+  FeedbackInput,
   PostedInline,
   PreviousRound,
+  RepoDismissal,
   RepoRef,
   RoundArtifacts,
   RoundEnding,
   RunStore,
   StartRoundInput,
   StartRoundResult,
+  StoredFeedback,
   StoredRound,
   UnfinishedRound,
 } from "./run-store.js";
@@ -23,6 +26,10 @@ import {
   type ChallengeRow,
   challengeFromRow,
   challengeToRow,
+  FEEDBACK_COLUMNS,
+  type FeedbackRow,
+  feedbackFromRow,
+  feedbackReason,
   findingDetailJson,
   lensReportFromRow,
   messagesFromRow,
@@ -30,9 +37,12 @@ import {
   type PostedInlineRow,
   postedInlineFromRow,
   previousFindingFromRow,
+  type RepoDismissalRow,
   ROUND_FINDING_COLUMNS,
   type RoundFindingRow,
   type RoundRow,
+  repoDismissalFromRow,
+  repoDismissalsQuery,
   roundFromRow,
 } from "./store-rows.js";
 
@@ -486,6 +496,58 @@ export class SqliteRunStore implements RunStore {
       )
       .all(roundId);
     return Object.fromEntries(rows.map((row) => [row.step, row.state]));
+  }
+
+  async saveFeedback(entry: FeedbackInput): Promise<StoredFeedback> {
+    const row = this.database
+      .prepare<[Omit<FeedbackRow, "id">], FeedbackRow>(
+        `INSERT INTO finding_feedback
+           (owner, repo, pull_number, fingerprint, kind, actor, reason, round_id, created_at)
+         VALUES (@owner, @repo, @pull_number, @fingerprint, @kind, @actor, @reason, @round_id,
+           @created_at)
+         RETURNING ${FEEDBACK_COLUMNS}`,
+      )
+      .get({
+        ...pullKey(entry.repo, entry.pullNumber),
+        fingerprint: entry.fingerprint,
+        kind: entry.kind,
+        actor: entry.actor,
+        reason: feedbackReason(entry.reason),
+        round_id: entry.roundId ?? null,
+        created_at: this.clock.now(),
+      });
+    if (row === undefined) throw new Error("finding_feedback INSERT returned no row");
+    return feedbackFromRow(row);
+  }
+
+  async feedback(repo: RepoRef, pullNumber: number): Promise<StoredFeedback[]> {
+    return this.database
+      .prepare<[PullKey], FeedbackRow>(
+        `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback WHERE ${SAME_PULL}
+         ORDER BY created_at, id`,
+      )
+      .all(pullKey(repo, pullNumber))
+      .map(feedbackFromRow);
+  }
+
+  async feedbackSince(since: Date, repo?: RepoRef): Promise<StoredFeedback[]> {
+    const sameRepo = repo === undefined ? "" : "AND owner = @owner AND repo = @repo";
+    return this.database
+      .prepare<[{ since: number; owner: string | null; repo: string | null }], FeedbackRow>(
+        `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback WHERE created_at >= @since ${sameRepo}
+         ORDER BY created_at, id`,
+      )
+      .all({ since: since.getTime(), owner: repo?.owner ?? null, repo: repo?.repo ?? null })
+      .map(feedbackFromRow);
+  }
+
+  async repoDismissals(repo: RepoRef): Promise<RepoDismissal[]> {
+    return this.database
+      .prepare<[{ owner: string; repo: string }], RepoDismissalRow>(
+        repoDismissalsQuery("@owner", "@repo"),
+      )
+      .all({ owner: repo.owner, repo: repo.repo })
+      .map(repoDismissalFromRow);
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {

@@ -6,10 +6,13 @@ import type { Confidence, Severity } from "../../findings/index.js";
 import type { Message, Usage } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import type {
+  FeedbackKind,
   PostedInline,
+  RepoDismissal,
   RoundArtifacts,
   RoundState,
   RoundTrigger,
+  StoredFeedback,
   StoredRound,
   TriggerKind,
 } from "./run-store.js";
@@ -263,4 +266,88 @@ export function lensReportFromRow(row: { report: string }): LensReport {
 /** A `transcripts.messages` value; saveTranscript wrote it from typed Messages. */
 export function messagesFromRow(row: { messages: string }): Message[] {
   return JSON.parse(row.messages) as Message[];
+}
+
+/** The columns of `finding_feedback` that `FeedbackRow` holds, for a SELECT. */
+export const FEEDBACK_COLUMNS =
+  "id, owner, repo, pull_number, fingerprint, kind, actor, reason, round_id, created_at";
+
+/** A `finding_feedback` row: one person's feedback on one finding. */
+export interface FeedbackRow {
+  id: number | string;
+  owner: string;
+  repo: string;
+  pull_number: number | string;
+  fingerprint: string;
+  kind: string;
+  actor: string;
+  reason: string | null;
+  round_id: string | null;
+  created_at: number | string;
+}
+
+/** The reason is a person's text: NUL becomes U+FFFD so both stores read back the same. */
+export function feedbackReason(reason: string | null | undefined): string | null {
+  return reason === undefined || reason === null ? null : withoutNul(reason);
+}
+
+export function feedbackFromRow(row: FeedbackRow): StoredFeedback {
+  return {
+    id: Number(row.id),
+    repo: { owner: row.owner, repo: row.repo },
+    pullNumber: Number(row.pull_number),
+    fingerprint: row.fingerprint,
+    kind: row.kind as FeedbackKind,
+    actor: row.actor,
+    reason: row.reason,
+    roundId: row.round_id,
+    createdAt: new Date(Number(row.created_at)),
+  };
+}
+
+/**
+ * Selects each finding of the repository whose latest dismiss / false-positive / undismiss
+ * (by id: insertion order) is a dismissal, with the title and file its PR's latest round
+ * saved. `owner` and `repo` are the dialect's two placeholders.
+ */
+export function repoDismissalsQuery(owner: string, repo: string): string {
+  const decisive = "('dismiss', 'false_positive', 'undismiss')";
+  const published = (column: string) =>
+    `(SELECT rf.${column} FROM round_findings rf JOIN rounds r ON r.id = rf.round_id
+      WHERE r.owner = f.owner AND r.repo = f.repo AND r.pull_number = f.pull_number
+        AND rf.fingerprint = f.fingerprint
+      ORDER BY r.round_number DESC LIMIT 1) AS ${column}`;
+  return `SELECT f.pull_number, f.fingerprint, f.kind, f.actor, f.reason, f.created_at,
+      ${published("title")}, ${published("file")}
+    FROM finding_feedback f
+    WHERE f.owner = ${owner} AND f.repo = ${repo} AND f.kind IN ('dismiss', 'false_positive')
+      AND f.id = (SELECT MAX(g.id) FROM finding_feedback g
+        WHERE g.owner = f.owner AND g.repo = f.repo AND g.pull_number = f.pull_number
+          AND g.fingerprint = f.fingerprint AND g.kind IN ${decisive})
+    ORDER BY f.created_at, f.id`;
+}
+
+/** A row of `repoDismissalsQuery`. */
+export interface RepoDismissalRow {
+  pull_number: number | string;
+  fingerprint: string;
+  kind: string;
+  actor: string;
+  reason: string | null;
+  created_at: number | string;
+  title: string | null;
+  file: string | null;
+}
+
+export function repoDismissalFromRow(row: RepoDismissalRow): RepoDismissal {
+  return {
+    pullNumber: Number(row.pull_number),
+    fingerprint: row.fingerprint,
+    kind: row.kind as RepoDismissal["kind"],
+    actor: row.actor,
+    reason: row.reason,
+    createdAt: new Date(Number(row.created_at)),
+    title: row.title,
+    file: row.file,
+  };
 }

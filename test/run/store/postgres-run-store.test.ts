@@ -5,9 +5,10 @@ import {
   type TestPostgres,
 } from "../../helpers/postgres-server.js";
 import { runStoreContractChallenges } from "./contract/challenges.js";
+import { runStoreContractFeedback } from "./contract/feedback.js";
 import { runStoreContractLenses } from "./contract/lenses.js";
-import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
+import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
@@ -30,5 +31,6 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractPublished(backend);
   runStoreContractRaces(backend);
   runStoreContractChallenges(backend);
+  runStoreContractFeedback(backend);
   runStoreContractPublishSteps(backend);
 });

@@ -1,8 +1,9 @@
 import { describe } from "vitest";
 import { runStoreContractChallenges } from "./contract/challenges.js";
+import { runStoreContractFeedback } from "./contract/feedback.js";
 import { runStoreContractLenses } from "./contract/lenses.js";
-import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
+import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { sqliteStoreBackend } from "./helpers/sqlite-store-backend.js";
@@ -14,5 +15,6 @@ describe("SqliteRunStore", () => {
   runStoreContractPublished(sqliteStoreBackend);
   runStoreContractRaces(sqliteStoreBackend);
   runStoreContractChallenges(sqliteStoreBackend);
+  runStoreContractFeedback(sqliteStoreBackend);
   runStoreContractPublishSteps(sqliteStoreBackend);
 });

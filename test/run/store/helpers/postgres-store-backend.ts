@@ -5,7 +5,8 @@ import { RAW_ROUND_INSERT, type RunStoreBackend } from "./run-store-backend.js";
 
 // DELETE, not TRUNCATE: on a few rows it is far faster; rounds cascade to their lenses and findings.
 const EMPTY_TABLES =
-  "DELETE FROM deliveries; DELETE FROM rounds; DELETE FROM posted_inline; DELETE FROM listed_unplaced";
+  "DELETE FROM deliveries; DELETE FROM rounds; DELETE FROM posted_inline; DELETE FROM listed_unplaced;" +
+  " DELETE FROM finding_feedback";
 
 /**
  * PostgreSQL: one database per test file (from `databaseUrl`, read when a test
