@@ -1,6 +1,7 @@
 import type { Severity } from "../findings/index.js";
 import { CONFIDENCE_RANK, SEVERITY_RANK } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
+import type { FindingTextCache } from "./finding-text-cache.js";
 import { fingerprint } from "./fingerprint.js";
 import type { PreparedFinding } from "./prepared-finding.js";
 
@@ -47,7 +48,10 @@ function clusterSeverity(ordered: readonly PreparedFinding[]): Severity {
 }
 
 /** Builds a cluster from its members (at least one); its fingerprint may be suffixed later. */
-export function assembleCluster(members: readonly PreparedFinding[]): Cluster {
+export function assembleCluster(
+  members: readonly PreparedFinding[],
+  texts?: FindingTextCache,
+): Cluster {
   const [representative, ...rest] = [...members].sort(representativeOrder);
   if (representative === undefined) {
     throw new Error("assembleCluster needs at least one member");
@@ -60,7 +64,11 @@ export function assembleCluster(members: readonly PreparedFinding[]): Cluster {
     }
   }
   return {
-    fingerprint: fingerprint(representative.finding.file, representative.finding.title),
+    fingerprint: fingerprint(
+      representative.finding.file,
+      representative.finding.title,
+      texts?.titleTokens(representative.finding.title),
+    ),
     findings: [representative.finding, ...rest.map((member) => member.finding)],
     models,
     representative: representative.finding,

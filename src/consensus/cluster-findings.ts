@@ -2,9 +2,10 @@ import { assembleCluster } from "./assemble-cluster.js";
 import { canonicalOrder } from "./canonical-order.js";
 import type { Cluster } from "./cluster.js";
 import type { Finding } from "./finding.js";
+import { FindingTextCache } from "./finding-text-cache.js";
 import { linkFindings } from "./link-findings.js";
 import { modelRanking } from "./model-ranking.js";
-import { type PreparedFinding, prepareFinding } from "./prepared-finding.js";
+import { prepareFinding } from "./prepared-finding.js";
 import { rankClusters } from "./rank-clusters.js";
 
 export interface ClusterOptions {
@@ -13,15 +14,15 @@ export interface ClusterOptions {
 }
 
 /** Runs of consecutive findings with the same file (the input is in canonical order). */
-function fileBlocks(prepared: readonly PreparedFinding[]): PreparedFinding[][] {
-  const blocks: PreparedFinding[][] = [];
-  let current: PreparedFinding[] = [];
-  for (const member of prepared) {
-    if (current.length > 0 && current[0]?.finding.file !== member.finding.file) {
+function fileBlocks(sorted: readonly Finding[]): Finding[][] {
+  const blocks: Finding[][] = [];
+  let current: Finding[] = [];
+  for (const finding of sorted) {
+    if (current.length > 0 && current[0]?.file !== finding.file) {
       blocks.push(current);
       current = [];
     }
-    current.push(member);
+    current.push(finding);
   }
   if (current.length > 0) {
     blocks.push(current);
@@ -64,13 +65,23 @@ export function clusterFindings(
     options.modelOrder ?? [],
     findings.map((finding) => finding.model),
   );
-  const prepared = [...findings]
-    .sort(canonicalOrder)
-    .map((finding, index) => prepareFinding(finding, index, rankOf(finding.model)));
+  const texts = new FindingTextCache();
   const clusters: Cluster[] = [];
-  for (const block of fileBlocks(prepared)) {
+  let index = 0;
+  // Each block is prepared only when its turn comes, so what comparing needs (profiles,
+  // vectors) is garbage once the block is grouped: the live heap stays one block deep, and the
+  // collector's work grows with the findings, not with their square.
+  for (const findingsOfFile of fileBlocks([...findings].sort(canonicalOrder))) {
+    const block = findingsOfFile.map((finding) => {
+      const member = prepareFinding(finding, index, rankOf(finding.model), texts);
+      index += 1;
+      return member;
+    });
     const fileClusters = linkFindings(block).map((group) =>
-      assembleCluster(group.flatMap((position) => block[position] ?? [])),
+      assembleCluster(
+        group.flatMap((position) => block[position] ?? []),
+        texts,
+      ),
     );
     clusters.push(...disambiguateFingerprints(fileClusters));
   }

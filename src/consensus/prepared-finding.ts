@@ -1,6 +1,7 @@
 import type { Finding } from "./finding.js";
-import { type FindingKinds, findingKinds } from "./problem-kind.js";
-import { type TextProfile, textProfile } from "./text-profile.js";
+import type { FindingTextCache } from "./finding-text-cache.js";
+import type { FindingKinds } from "./problem-kind.js";
+import type { TextProfile } from "./text-profile.js";
 
 /** An inclusive line range. */
 export interface LineRange {
@@ -30,8 +31,9 @@ export function prepareFinding(
   finding: Finding,
   index: number,
   modelRank: number,
+  texts: FindingTextCache,
 ): PreparedFinding {
-  const profile = textProfile(finding);
+  const profile = texts.profile(finding);
   const ranges: LineRange[] = [
     {
       start: Math.min(finding.line, finding.endLine),
@@ -45,5 +47,5 @@ export function prepareFinding(
       ranges.push({ start: reference.line, end: reference.endLine });
     }
   }
-  return { finding, index, modelRank, profile, kinds: findingKinds(finding), ranges };
+  return { finding, index, modelRank, profile, kinds: texts.kinds(finding), ranges };
 }

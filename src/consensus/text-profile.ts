@@ -195,15 +195,41 @@ function addText(text: string, tokens: TokenCollector, references: LineReference
   }
 }
 
-/** Tokenises a finding's title and body for similarity, and collects the lines it points at. */
-export function textProfile(text: { title: string; body: string }): TextProfile {
+/** The tokens of one text (a title or a body) and the lines it points at. */
+export interface TextTokens {
+  weights: ReadonlyMap<string, number>;
+  references: readonly LineReference[];
+}
+
+/** Tokenises a title (`part` "title") or a body, each read up to its own cap. */
+export function textTokens(text: string, part: "title" | "body"): TextTokens {
   const references: LineReference[] = [];
-  const title = new TokenCollector();
-  addText(text.title.slice(0, MAX_TITLE_CHARS), title, references);
+  const tokens = new TokenCollector();
+  addText(text.slice(0, part === "title" ? MAX_TITLE_CHARS : MAX_BODY_CHARS), tokens, references);
+  return { weights: tokens.weights, references };
+}
+
+/**
+ * A finding's profile from its title's and body's tokens: the same as tokenising the body
+ * straight into the boosted title tokens, since a token keeps its largest weight and its first
+ * place either way. Split so that a text repeated across findings is tokenised once.
+ */
+export function combineTextTokens(title: TextTokens, body: TextTokens): TextProfile {
   const all = new TokenCollector();
   for (const [token, weight] of title.weights) {
     all.add(token, weight * TITLE_BOOST);
   }
-  addText(text.body.slice(0, MAX_BODY_CHARS), all, references);
-  return { weights: all.weights, titleWeights: title.weights, references };
+  for (const [token, weight] of body.weights) {
+    all.add(token, weight);
+  }
+  return {
+    weights: all.weights,
+    titleWeights: title.weights,
+    references: [...title.references, ...body.references],
+  };
+}
+
+/** Tokenises a finding's title and body for similarity, and collects the lines it points at. */
+export function textProfile(text: { title: string; body: string }): TextProfile {
+  return combineTextTokens(textTokens(text.title, "title"), textTokens(text.body, "body"));
 }
