@@ -13,4 +13,11 @@ export type {
   StoredRound,
 } from "./run-store.js";
 export { FEEDBACK_KINDS } from "./run-store.js";
+export type {
+  ScoreboardChallenge,
+  ScoreboardFinding,
+  ScoreboardLensRun,
+  ScoreboardRound,
+  ScoreboardRows,
+} from "./scoreboard-rows.js";
 export { StoreOpenError } from "./store-open-error.js";

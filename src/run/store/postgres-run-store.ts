@@ -9,6 +9,7 @@ import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
+import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import type {
   FeedbackInput,
   PostedInline,
@@ -532,6 +533,30 @@ export class PostgresRunStore implements RunStore {
       repo.repo,
     ]);
     return rows.map(repoDismissalFromRow);
+  }
+
+  async scoreboardRows(since: Date, repo?: RepoRef): Promise<ScoreboardRows> {
+    const queries = scoreboardQueries("postgres", (n) => `$${n}`, repo !== undefined);
+    const params = [since.getTime(), ...(repo === undefined ? [] : [repo.owner, repo.repo])];
+    const client = await this.pool.connect();
+    try {
+      // One snapshot for the four reads, so a round saved meanwhile is wholly in or out.
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      const read = async (sql: string) => (await client.query(sql, params)).rows;
+      const rows = scoreboardRowsFrom({
+        rounds: await read(queries.rounds),
+        lensRuns: await read(queries.lensRuns),
+        findings: await read(queries.findings),
+        challenges: await read(queries.challenges),
+      });
+      await client.query("COMMIT");
+      return rows;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {

@@ -2,6 +2,7 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import type { ScoreboardRows } from "./scoreboard-rows.js";
 
 /** A repository (the one a round is about), as GitHub's payloads spell it; compared exactly. */
 export interface RepoRef {
@@ -267,6 +268,12 @@ export interface RunStore {
   feedbackSince(since: Date, repo?: RepoRef): Promise<StoredFeedback[]>;
   /** The repository's findings dismissed and not undismissed since, oldest dismissal first. */
   repoDismissals(repo: RepoRef): Promise<RepoDismissal[]>;
+
+  /**
+   * The rounds created since `since` (all repositories, or one) with their lens runs, published
+   * findings and challenges: the scoreboard's input, read in four queries whatever the window.
+   */
+  scoreboardRows(since: Date, repo?: RepoRef): Promise<ScoreboardRows>;
 
   /** Deletes transcripts saved before `olderThan`; returns how many. */
   pruneTranscripts(olderThan: Date): Promise<number>;

@@ -6,6 +6,7 @@ import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
+import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import type {
   FeedbackInput,
   PostedInline,
@@ -548,6 +549,21 @@ export class SqliteRunStore implements RunStore {
       )
       .all({ owner: repo.owner, repo: repo.repo })
       .map(repoDismissalFromRow);
+  }
+
+  async scoreboardRows(since: Date, repo?: RepoRef): Promise<ScoreboardRows> {
+    const names = { 1: "@since", 2: "@owner", 3: "@repo" } as const;
+    const queries = scoreboardQueries("sqlite", (n) => names[n], repo !== undefined);
+    const params = { since: since.getTime(), ...(repo === undefined ? {} : repo) };
+    // One read transaction: the four reads see the same state while rounds go on.
+    return this.database.transaction(() =>
+      scoreboardRowsFrom({
+        rounds: this.database.prepare(queries.rounds).all(params),
+        lensRuns: this.database.prepare(queries.lensRuns).all(params),
+        findings: this.database.prepare(queries.findings).all(params),
+        challenges: this.database.prepare(queries.challenges).all(params),
+      }),
+    )();
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {
