@@ -42,6 +42,7 @@ import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";
 import { readDotEnv } from "./read-dot-env.js";
 import { type GadflyRole, readScaleSettings } from "./read-scale-settings.js";
+import { readTestKillPoint } from "./read-test-kill-point.js";
 import { rootWebhookHandler } from "./root-webhook-handler.js";
 import { type RoundServices, roundDependencies } from "./round-dependencies.js";
 import { startRoundWorkers } from "./start-round-workers.js";
@@ -91,6 +92,8 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   const secrets = collectSecrets({ env, providers: config.providers, privateKey });
   // Once, before anything opens: a level the config names but this host cannot give stops here.
   const agentIsolation = await agentIsolationFor(config, env, cwd);
+  // Test-only, inert unless set: read here once, never deep inside a round.
+  const killPoint = readTestKillPoint(env);
   const settings = readScaleSettings(env, options.role);
   // Only the web-facing roles verify deliveries; a worker receives none.
   requireWebhookSecret(env, settings.role !== "worker");
@@ -147,6 +150,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     }),
     metrics,
     agentIsolation: agentIsolation.level,
+    ...(killPoint === undefined ? {} : { killPoint }),
   };
   const operations = createOperationsHandler({
     ready: () => readiness(registry, store, roundQueue),

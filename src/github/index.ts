@@ -8,6 +8,7 @@ export type { GitHubClient } from "./github-client.js";
 export { handleCheckRunRerequested } from "./handle-check-run.js";
 export { handleIssueComment } from "./handle-issue-comment.js";
 export { handlePullRequest, PULL_REQUEST_EVENTS } from "./handle-pull-request.js";
+export { KILL_POINTS, type KillPoint } from "./kill-points.js";
 export { PermissionCache } from "./permission-cache.js";
 export { redactOutgoingText } from "./redact-outgoing-text.js";
 export { resumeUnfinishedRounds } from "./resume-unfinished-rounds.js";

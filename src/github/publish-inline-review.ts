@@ -33,6 +33,8 @@ export interface InlineReviewRequest {
   policy: InlinePolicy;
   consensusUrl?: string;
   render?: RenderOptions;
+  /** The round posting it, named in the body's hidden meta line (how a resumed round finds it). */
+  runId?: string;
 }
 
 export interface InlineReviewResult {
@@ -46,7 +48,7 @@ export interface InlineReviewResult {
   heldBack: InlineSelection["counts"];
 }
 
-interface PlannedComment {
+export interface PlannedComment {
   fingerprint: string;
   path: string;
   line: number;
@@ -56,17 +58,22 @@ interface PlannedComment {
   body: string;
 }
 
+/** What a round's review would hold, computed before anything is posted. */
+export interface InlineReviewPlan {
+  planned: PlannedComment[];
+  /** The findings the body lists as not placeable inline (not listed before). */
+  listed: UnplacedFinding[];
+  heldBack: InlineSelection["counts"];
+}
+
 /**
- * Posts one COMMENT review on the head SHA, with one comment per cluster the
- * policy selects (selectInline; the rest are held back, counted in one line of
- * the body) whose lines lie inside one hunk (validated against the diff first: one invalid
- * comment fails the whole review). If GitHub still refuses (422), the review
- * is posted again with no inline comments and every finding listed in its body.
+ * Plans the round's review: one comment per cluster the policy selects (selectInline; the
+ * rest are held back, counted in one line of the body) whose lines lie inside one hunk
+ * (validated against the diff first: one invalid comment fails the whole review); at most
+ * MAX_INLINE_COMMENTS. Pure: a round resumed after a kill plans the same review again, to
+ * record what the review it adopts listed.
  */
-export async function publishInlineReview(
-  octokit: GitHubClient,
-  request: InlineReviewRequest,
-): Promise<InlineReviewResult> {
+export function planInlineReview(request: InlineReviewRequest): InlineReviewPlan {
   const planned: PlannedComment[] = [];
   const unplaced: UnplacedFinding[] = [];
   const placements = new Map<Cluster, ReturnType<ChangedLineIndex["placeComment"]>>();
@@ -86,7 +93,6 @@ export async function publishInlineReview(
   const selection = selectInline(fresh, request.policy, {
     placeable: (cluster) => place(cluster) !== null,
   });
-  const heldBack = selection.counts;
   for (const cluster of selection.selected) {
     const finding = cluster.representative;
     const placement = place(cluster);
@@ -109,7 +115,25 @@ export async function publishInlineReview(
       body: renderInlineComment(cluster, request.render),
     });
   }
-  const listed = unplacedToList(unplaced, request.alreadyListed ?? new Set());
+  return {
+    planned,
+    listed: unplacedToList(unplaced, request.alreadyListed ?? new Set()),
+    heldBack: selection.counts,
+  };
+}
+
+/**
+ * Posts the planned review, one COMMENT review on the head SHA (planInlineReview says what it
+ * holds). If GitHub still refuses (422), the review is posted again with no inline comments
+ * and every finding listed in its body.
+ */
+export async function publishInlineReview(
+  octokit: GitHubClient,
+  request: InlineReviewRequest,
+  plan: InlineReviewPlan = planInlineReview(request),
+): Promise<InlineReviewResult> {
+  const { planned, heldBack } = plan;
+  const listed = plan.listed;
   // Nothing to post and nothing to list: no review. One that only said what was held back
   // would repeat the consensus comment.
   if (planned.length === 0 && listed.length === 0) {
@@ -118,6 +142,7 @@ export async function publishInlineReview(
   const link = {
     ...(request.consensusUrl === undefined ? {} : { consensusUrl: request.consensusUrl }),
     heldBack: { counts: heldBack, policy: request.policy },
+    ...(request.runId === undefined ? {} : { runId: request.runId }),
   };
   try {
     const reviewId = await createReview(
@@ -146,7 +171,7 @@ export async function publishInlineReview(
           );
           return cluster === undefined ? [] : [{ cluster, reason: "outside-diff" as const }];
         }),
-        ...unplaced,
+        ...plan.listed,
       ],
       request.alreadyListed ?? new Set(),
     );

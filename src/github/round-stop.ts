@@ -20,6 +20,13 @@ export interface RoundStop {
    * count than its own: the round is then stopped here as lost and it writes nothing more.
    */
   holding(): Promise<boolean>;
+  /**
+   * Asked before each publishing step: why the round must stop now, or null. Besides this
+   * process's signal it reads the store, where a newer push (received by any process)
+   * supersedes the round at once, before its job's cancellation reaches this worker; a stop
+   * found there is passed on to the signal.
+   */
+  current(): Promise<StopReason | null>;
 }
 
 /** The stop handling of one registered round. */
@@ -30,13 +37,32 @@ export function roundStop(
 ): RoundStop {
   const mine = round.attempts + 1;
   const { signal, stopReason, stop } = registration;
+  const settled = async (): Promise<StopReason | null> => {
+    const reason = stopReason();
+    if (reason?.kind !== "cancelled") return reason;
+    const by = (await store.findRound(round.id))?.supersededBy ?? null;
+    return by === null ? reason : { kind: "superseded", by };
+  };
   return {
     signal,
-    settled: async () => {
-      const reason = stopReason();
-      if (reason?.kind !== "cancelled") return reason;
-      const by = (await store.findRound(round.id))?.supersededBy ?? null;
-      return by === null ? reason : { kind: "superseded", by };
+    settled,
+    current: async () => {
+      const reason = await settled();
+      if (reason !== null) return reason;
+      const stored = await store.findRound(round.id);
+      if (stored === null || stored.attempts > mine || stored.state !== "running") {
+        // Superseded or cancelled elsewhere ends the round here; anything else (another worker
+        // took it, or finished it) means this worker writes nothing more.
+        const found: StopReason =
+          stored?.state === "cancelled"
+            ? stored.supersededBy === null
+              ? { kind: "cancelled", reason: stored.failure ?? "cancelled" }
+              : { kind: "superseded", by: stored.supersededBy }
+            : { kind: "lost" };
+        stop(found);
+        return found;
+      }
+      return null;
     },
     handedOver: () => {
       const kind = stopReason()?.kind;

@@ -21,12 +21,15 @@ import type { GadflyMetrics } from "../server/index.js";
 import type { Clock } from "../time/index.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
+import { findOwnCheckRun } from "./find-own-check-run.js";
 import type { GitHubClient } from "./github-client.js";
+import type { KillPoint } from "./kill-points.js";
 import { loadConventionFiles } from "./load-conventions.js";
 import { startCheckRun } from "./publish-check-run.js";
 import { publishRoundResults } from "./publish-round-results.js";
+import { PublishingStopped } from "./publishing-stopped.js";
 import { readReviewScope } from "./read-review-scope.js";
-import type { RoundRegistry } from "./round-registry.js";
+import type { RoundRegistry, StopReason } from "./round-registry.js";
 import { cancelledClosing, type RoundStop, roundStop } from "./round-stop.js";
 import { createStatusBoardWriter } from "./status-board-writer.js";
 import { takeSnapshot } from "./take-snapshot.js";
@@ -56,6 +59,11 @@ export interface RoundDependencies {
    * as `none`, the weakest: agent CLIs then skip fork PRs unless a provider allows them.
    */
   agentIsolation?: IsolationLevel;
+  /**
+   * Test-only: called at each named publishing point (kill-points.ts); the process dies at the
+   * one `GADFLY_TEST_KILL_POINT` names. Absent unless a test set it.
+   */
+  killPoint?: (point: KillPoint) => void;
   /** How reviewers are given the change; default compact. full-diff is the economy benchmark's baseline. */
   promptStyle?: PromptStyle;
 }
@@ -162,19 +170,26 @@ async function runRegistered(
     // False when the round already ended (cancelled, or finished by another worker): nothing to do.
     if (!(await store.markRoundRunning(round.id))) return;
 
-    // 2. The check and the board say the round is under way.
+    // 2. The check and the board say the round is under way. A check GitHub may have created
+    // before a kill (its intent recorded, its id not) is looked for by the round's id first.
     if (checkRunId === undefined) {
-      checkRunId = await startCheckRun(
-        octokit,
-        round.repo,
-        round.headSha,
-        {
-          title: "Review in progress",
-          summary: `Gadfly round ${round.number} is reviewing \`${round.headSha.slice(0, 7)}\`.`,
-        },
-        round.id,
-      );
+      const unrecorded = (await store.publishSteps(round.id))["check-run"] === "intent";
+      await store.markPublishStep(round.id, "check-run", "intent");
+      checkRunId =
+        (unrecorded ? await findOwnCheckRun(octokit, round.repo, round.headSha, round.id) : null) ??
+        (await startCheckRun(
+          octokit,
+          round.repo,
+          round.headSha,
+          {
+            title: "Review in progress",
+            summary: `Gadfly round ${round.number} is reviewing \`${round.headSha.slice(0, 7)}\`.`,
+          },
+          round.id,
+        ));
+      deps.killPoint?.("after-check-created");
       await store.setArtifacts(round.id, { checkRunId });
+      await store.markPublishStep(round.id, "check-run", "done");
     }
     board.update(status);
 
@@ -302,16 +317,21 @@ async function runRegistered(
       log.warn(fields, "round taken over by another worker; stopped here");
       return;
     }
-    if (late?.kind === "superseded" || late?.kind === "cancelled") {
-      const closing = cancelledClosing(late);
+    const endStopped = async (
+      stopped: Extract<StopReason, { kind: "superseded" | "cancelled" }>,
+    ): Promise<void> => {
+      const closing = cancelledClosing(stopped);
       board.update({
         ...cancelRemaining(status, closing.reason, deps.clock.now()),
-        ...(late.kind === "superseded" ? { supersededBy: late.by } : {}),
+        ...(stopped.kind === "superseded" ? { supersededBy: stopped.by } : {}),
         finished: true,
       });
       await board.flush();
       await endRound(octokit, round, checkRunId, closing, store);
-      log.info(fields, late.kind === "superseded" ? "round superseded" : "round cancelled");
+      log.info(fields, stopped.kind === "superseded" ? "round superseded" : "round cancelled");
+    };
+    if (late?.kind === "superseded" || late?.kind === "cancelled") {
+      await endStopped(late);
       return;
     }
     // The last check before publishing: a worker that lost the round posts nothing twice.
@@ -321,19 +341,41 @@ async function runRegistered(
     }
 
     // 5. Publish: consensus comment, inline review, check; then the board's last edit.
-    await publishRoundResults(
-      octokit,
-      {
-        round,
-        consensus: result.consensus,
-        files: result.change.files,
-        render,
-        checkRunId,
-        publish: plan.publish,
-      },
-      deps,
-    );
+    // Each step first asks whether the round must stop: a push landing while this round
+    // publishes ends it cancelled with nothing more posted.
+    try {
+      await publishRoundResults(
+        octokit,
+        {
+          round,
+          consensus: result.consensus,
+          files: result.change.files,
+          render,
+          checkRunId,
+          publish: plan.publish,
+        },
+        deps,
+        {
+          beforeStep: async () => {
+            const stopped = await stop.current();
+            if (stopped !== null) throw new PublishingStopped(stopped);
+          },
+          reached: (point) => deps.killPoint?.(point),
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof PublishingStopped)) throw error;
+      const stopped = error.reason;
+      if (stopped.kind === "superseded" || stopped.kind === "cancelled") {
+        await endStopped(stopped);
+      } else {
+        log.warn({ ...fields, stop: stopped.kind }, "round stopped while publishing");
+        if (stopped.kind === "shutdown") await board.flush();
+      }
+      return;
+    }
     await board.flush();
+    deps.killPoint?.("after-board");
     await store.finishRound(round.id, { state: "completed" });
     log.info(
       { ...fields, verdict: result.consensus.verdict, clusters: result.consensus.clusters.length },

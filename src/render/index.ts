@@ -11,6 +11,7 @@ export {
   modelCommentMarker,
   startsWithMarker,
 } from "./markers.js";
+export { parseMetaComment } from "./meta-comment.js";
 export { notReviewedLabel } from "./not-reviewed-label.js";
 export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";

@@ -4,6 +4,7 @@ import { safeUrl } from "./escape/links.js";
 import { findingRow } from "./finding-row.js";
 import { formatCount } from "./format.js";
 import { MARKERS } from "./markers.js";
+import { formatMetaComment } from "./meta-comment.js";
 import type { RenderOptions } from "./render-options.js";
 import { requireMarker } from "./require-marker.js";
 import { defaultTemplateEngine } from "./template-engine.js";
@@ -23,6 +24,11 @@ export interface InlineReviewInput {
   consensusUrl?: string;
   /** What the publishing policy kept out of the inline review, said in one line when any. */
   heldBack?: HeldBack;
+  /**
+   * The round that posts it, in a hidden `gadfly-meta` line: a round resumed after a kill
+   * finds the review it already posted by it (on our review of the same head) and adopts it.
+   */
+  runId?: string;
 }
 
 /** The findings the policy kept out of the review, counted by reason, and the policy. */
@@ -77,6 +83,7 @@ export function renderInlineReviewBody(
   const render = (limit: number): string =>
     requireMarker(
       engine.render("inline-review-body", {
+        meta: input.runId === undefined ? null : formatMetaComment({ runId: input.runId }),
         inlineCount: input.inlineCount,
         consensusUrl,
         heldBack: input.heldBack === undefined ? null : heldBackLine(input.heldBack),
