@@ -3,11 +3,12 @@ import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js
 import type { LensFinding } from "../findings/index.js";
 import type { ReportMeta } from "./report-meta.js";
 import type { JsonFinding, JsonLensFinding, JsonLensReport, JsonReport } from "./schema.js";
+import { usageReport } from "./usage-report.js";
 
 /**
  * The consensus as `--format json` prints it: schema version 1 (see schema.ts and
  * json-report.md), two-space indented, ending with a newline. Nothing in it depends on the
- * clock, so a replayed run prints the same bytes.
+ * clock (a replay's usage has no durations), so a replayed run prints the same bytes.
  */
 export function formatJson(consensus: Consensus, meta: ReportMeta): string {
   const report: JsonReport = {
@@ -44,6 +45,7 @@ export function formatJson(consensus: Consensus, meta: ReportMeta): string {
               url: fixed.url ?? null,
             })),
           },
+    ...(consensus.usage === undefined ? {} : { usage: usageReport(consensus.usage, meta.usage) }),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -4,6 +4,7 @@ import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js
 import type { Severity } from "../findings/index.js";
 import { lensMetadata } from "../render/index.js";
 import type { ReportMeta } from "./report-meta.js";
+import { usageReport } from "./usage-report.js";
 
 const LEVELS: Record<Severity, Result.level> = {
   high: "error",
@@ -60,6 +61,10 @@ export function formatSarif(consensus: Consensus, meta: ReportMeta): string {
             path: entry.path,
             reason: entry.reason,
           })),
+          // What the run spent, as in the JSON report (json-report.md, `usage`).
+          ...(consensus.usage === undefined
+            ? {}
+            : { usage: usageReport(consensus.usage, meta.usage) }),
         },
       },
     ],

@@ -1,3 +1,4 @@
+import { USAGE_PHASES } from "../accounting/index.js";
 import {
   agreementOf,
   type Cluster,
@@ -6,7 +7,13 @@ import {
 } from "../consensus/index.js";
 import type { Severity, Verdict } from "../findings/index.js";
 import { MAX_FINDINGS_PER_LENS } from "../findings/index.js";
-import { challengeNote, formatLocation, notReviewedLabel } from "../render/index.js";
+import {
+  challengeNote,
+  formatLocation,
+  notReviewedLabel,
+  roundUsageLine,
+  usageLine,
+} from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
@@ -16,6 +23,8 @@ export interface FormatTextOptions {
   notReviewed: readonly NotReviewed[];
   /** Lines of each finding's body shown. Default 3. */
   bodyLines?: number;
+  /** False for a replayed run: no model time to show. Default true. */
+  timed?: boolean;
 }
 
 const ANSI = {
@@ -92,6 +101,7 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
 
   lines.push("", paint("Models", "bold"));
   for (const model of consensus.models) lines.push(...modelLines(model));
+  lines.push(...usageLines());
 
   if (options.notReviewed.length > 0) {
     lines.push("", paint(`Not reviewed (${options.notReviewed.length})`, "bold"));
@@ -146,6 +156,24 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
       .map((line) => (line.length > MAX_BODY_LINE ? `${line.slice(0, MAX_BODY_LINE - 1)}…` : line));
     if (all.length > limit) shown.push(paint("…", "dim"));
     return shown;
+  }
+
+  /** Each model's spend, each phase that spent anything on a line of its own, then the run's. */
+  function usageLines(): string[] {
+    const usage = consensus.usage;
+    if (usage === undefined) return [];
+    const timed = { timed: options.timed !== false };
+    const lines = ["", paint("Usage (estimated from the tokens the providers reported)", "bold")];
+    for (const model of usage.models) {
+      lines.push(`  ${safe(model.model)}: ${usageLine(model.total, timed)}`);
+      for (const phase of USAGE_PHASES) {
+        const figures = model.phases[phase];
+        if (figures.inputTokens + figures.outputTokens === 0) continue;
+        lines.push(paint(`    ${phase}: ${usageLine(figures, timed)}`, "dim"));
+      }
+    }
+    lines.push(`  Total: ${roundUsageLine(usage, timed)}`);
+    return lines;
   }
 
   function modelLines(model: ModelSummary): string[] {

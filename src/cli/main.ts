@@ -232,6 +232,8 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       lenses: Object.fromEntries(
         lenses.map((lens) => [lens.id, { title: lens.title, emoji: lens.emoji }]),
       ),
+      // A replay's durations are the replay's own: reports leave them out (and stay byte-identical).
+      usage: { timed: replayDir === null, priced: new Set(Object.keys(plan.pricing ?? {})) },
     };
     const report = formatReport(consensus, options, meta, io);
     if (options.output === null) io.stdout.write(report);
@@ -264,7 +266,11 @@ function formatReport(
       const color =
         io.env.NO_COLOR === undefined &&
         (io.env.FORCE_COLOR !== undefined || io.stdout.isTTY === true);
-      return formatText(consensus, { color, notReviewed: meta.notReviewed });
+      return formatText(consensus, {
+        color,
+        notReviewed: meta.notReviewed,
+        timed: meta.usage?.timed !== false,
+      });
     }
   }
 }

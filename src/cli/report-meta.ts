@@ -1,5 +1,6 @@
 import type { LensMetadata } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
+import type { UsageReportOptions } from "./usage-report.js";
 
 /** What the machine-readable reports need besides the consensus itself. */
 export interface ReportMeta {
@@ -15,4 +16,6 @@ export interface ReportMeta {
   lenses?: Readonly<Record<string, LensMetadata>>;
   /** The repository's root directory: SARIF's %SRCROOT% when given. */
   sourceRoot?: string;
+  /** How the run's usage is reported (replayed or timed, which models are priced); default timed, none priced. */
+  usage?: UsageReportOptions;
 }

@@ -131,6 +131,45 @@ export const JsonComparison = z.strictObject({
   ),
 });
 
+/** Tokens, time and estimated cost of some model work, as the providers reported the tokens. */
+export const JsonUsageFigures = z.strictObject({
+  /** Every input token, cache reads and writes included. */
+  inputTokens: z.number().int().nonnegative(),
+  /** Of `inputTokens`, read from the provider's prompt cache. */
+  cachedInputTokens: z.number().int().nonnegative(),
+  /** Of `inputTokens`, written to the provider's prompt cache (Anthropic). */
+  cacheWriteTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Model time in milliseconds, summed over sessions; null when replayed (no model ran). */
+  durationMs: z.number().int().nonnegative().nullable(),
+  /** US dollars from the models' `price`; null when a model counted in it has none. */
+  costUsd: z.number().nonnegative().nullable(),
+});
+export type JsonUsageFigures = z.infer<typeof JsonUsageFigures>;
+
+/** Review, verify and cross-examination (re-checks of carried findings included) apart. */
+export const JsonUsagePhases = z.strictObject({
+  review: JsonUsageFigures,
+  verify: JsonUsageFigures,
+  crossExamination: JsonUsageFigures,
+});
+
+/** What the run spent, per model and phase, and in total. */
+export const JsonUsage = z.strictObject({
+  models: z.array(
+    z.strictObject({
+      model: z.string(),
+      /** Whether the config gives this model a price (else its costs are null). */
+      priced: z.boolean(),
+      phases: JsonUsagePhases,
+      total: JsonUsageFigures,
+    }),
+  ),
+  phases: JsonUsagePhases,
+  total: JsonUsageFigures,
+});
+export type JsonUsage = z.infer<typeof JsonUsage>;
+
 export const JsonReport = z.strictObject({
   schemaVersion: z.literal(1),
   tool: z.strictObject({ name: z.literal("gadfly"), version: z.string() }),
@@ -147,5 +186,7 @@ export const JsonReport = z.strictObject({
   notReviewed: z.array(JsonNotReviewed),
   /** Null unless an earlier round of the same change was known. */
   comparison: JsonComparison.nullable(),
+  /** What the run spent (absent from reports written before it was added). */
+  usage: JsonUsage.optional(),
 });
 export type JsonReport = z.infer<typeof JsonReport>;
