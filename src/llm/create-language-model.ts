@@ -2,10 +2,8 @@ import type { ModelConfig, ProviderConfig } from "../config/index.js";
 import type { AgentIsolation } from "../sandbox/index.js";
 import { ModelError } from "./errors.js";
 import type { LanguageModel } from "./language-model.js";
-import { createAnthropicChatModel } from "./providers/anthropic/anthropic-chat-model.js";
+import { lazyChatModel } from "./lazy-chat-model.js";
 import { createCommandAgentModel } from "./providers/command/command-agent-model.js";
-import { createOllamaChatModel } from "./providers/ollama/ollama-chat-model.js";
-import { createOpenAIChatModel } from "./providers/openai/openai-chat-model.js";
 import { recordingModel } from "./providers/replay/recording-model.js";
 import { createReplayModel } from "./providers/replay/replay-model.js";
 import { retryingModel } from "./retrying-model.js";
@@ -49,36 +47,51 @@ export function createLanguageModel(options: CreateLanguageModelOptions): Langua
   }
   const modelName = model.model ?? model.id;
   const now = options.now ?? Date.now;
+  const identity = { provider: provider.name, modelId: model.id };
   let base: LanguageModel;
+  // Each SDK is imported when a model of its provider type first speaks (lazy-chat-model.ts);
+  // the key is read now, so a missing one is still reported before any round.
   switch (provider.type) {
-    case "openai":
-      base = createOpenAIChatModel({
-        provider,
-        modelId: model.id,
-        model: modelName,
-        apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
-        now,
-      });
+    case "openai": {
+      const apiKey = readApiKey(provider.name, provider.apiKeyEnv, env);
+      base = lazyChatModel(identity, async () =>
+        (await import("./providers/openai/openai-chat-model.js")).createOpenAIChatModel({
+          provider,
+          modelId: model.id,
+          model: modelName,
+          apiKey,
+          now,
+        }),
+      );
       break;
-    case "ollama":
-      base = createOllamaChatModel({
-        provider,
-        modelId: model.id,
-        model: modelName,
-        apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
-        now,
-      });
+    }
+    case "ollama": {
+      const apiKey = readApiKey(provider.name, provider.apiKeyEnv, env);
+      base = lazyChatModel(identity, async () =>
+        (await import("./providers/ollama/ollama-chat-model.js")).createOllamaChatModel({
+          provider,
+          modelId: model.id,
+          model: modelName,
+          apiKey,
+          now,
+        }),
+      );
       break;
-    case "anthropic":
-      base = createAnthropicChatModel({
-        provider,
-        modelId: model.id,
-        model: modelName,
-        apiKey: readApiKey(provider.name, provider.apiKeyEnv, env),
-        thinkingBudgetTokens: model.thinkingBudgetTokens,
-        now,
-      });
+    }
+    case "anthropic": {
+      const apiKey = readApiKey(provider.name, provider.apiKeyEnv, env);
+      base = lazyChatModel(identity, async () =>
+        (await import("./providers/anthropic/anthropic-chat-model.js")).createAnthropicChatModel({
+          provider,
+          modelId: model.id,
+          model: modelName,
+          apiKey,
+          thinkingBudgetTokens: model.thinkingBudgetTokens,
+          now,
+        }),
+      );
       break;
+    }
     case "command":
       base = createCommandAgentModel({
         provider,
