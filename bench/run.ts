@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the five performance benchmarks of issue 9, one after another, each in its own
+ * `npm run bench`: the five performance benchmarks of issue 9 and the economy benchmark of issue
+ * 15 (what a round costs in model input), one after another, each in its own
  * process (so one's memory and JIT never colour another's figures). Each prints its table and one
  * JSON line; this runner passes them through, then prints a summary table and one JSON line of
  * its own, and exits 1 when any benchmark missed a target or failed to run.
@@ -67,6 +68,12 @@ const BENCHMARKS: Benchmark[] = [
     title: "5. GitHub budget",
     summarize: (json) =>
       `one round ${number(field(json, "single", "contentCreating"))} content-creating (≤ 40); ten rounds peak ${number(field(json, "concurrent", "peakPerMinute"))}/min (≤ 80)`,
+  },
+  {
+    name: "economy",
+    title: "6. economy",
+    summarize: (json) =>
+      `input tokens: round 1 ÷ old ${number(json.round1VsFull)} (≤ 0.5), round 2 ÷ round 1 ${number(json.round2VsRound1)} (≤ 0.2); 5 pushes → ${number(json.pushBurstRounds)} round (= 1, old ${number(json.fullPushBurstRounds)})`,
   },
 ];
 

@@ -28,10 +28,11 @@ export function roundDependencies(
     appId: identity.appId,
     log,
     agentIsolation: services.agentIsolation ?? "none",
-    // The economy benchmark's baseline (the whole diff in every turn), for that benchmark alone:
-    // not a user setting, so not in the config.
+    // The economy benchmark's baseline, the behaviour before issue 15 (the whole diff in every
+    // turn, every round a full review), for that benchmark alone: not a user setting, so not in
+    // the config.
     ...(services.promptStyle === undefined && process.env.GADFLY_BENCH_PROMPT_STYLE === "full-diff"
-      ? { promptStyle: "full-diff" as const }
+      ? { promptStyle: "full-diff" as const, everyRoundFull: true }
       : {}),
   };
 }

@@ -66,6 +66,8 @@ export interface RoundDependencies {
   killPoint?: (point: KillPoint) => void;
   /** How reviewers are given the change; default compact. full-diff is the economy benchmark's baseline. */
   promptStyle?: PromptStyle;
+  /** Every round reviews the whole pull request, never the step: the economy benchmark's baseline. */
+  everyRoundFull?: boolean;
 }
 
 export interface RoundLog {
@@ -218,7 +220,7 @@ async function runRegistered(
     const scope = await readReviewScope(octokit, round.repo, {
       previousHeadSha: previous?.headSha ?? null,
       headSha: round.headSha,
-      forceFull: round.trigger.full === true,
+      forceFull: round.trigger.full === true || deps.everyRoundFull === true,
       pullFiles: snapshot.files,
       signal: stop.signal,
       onError: (error) =>

@@ -82,6 +82,17 @@ function ollamaProtocol(): FakeProtocol {
       };
     },
 
+    reportedUsage(rendered) {
+      const answer = rendered as { prompt_eval_count?: number; eval_count?: number };
+      if (answer.prompt_eval_count === undefined) return undefined;
+      // Ollama reports no cache reads.
+      return {
+        inputTokens: answer.prompt_eval_count,
+        cachedInputTokens: 0,
+        outputTokens: answer.eval_count ?? 0,
+      };
+    },
+
     renderError(_status, message) {
       return { error: message };
     },

@@ -89,6 +89,17 @@ function openAIProtocol(): FakeProtocol {
       };
     },
 
+    reportedUsage(rendered) {
+      const usage = (rendered as { usage?: Record<string, unknown> }).usage;
+      if (usage === undefined) return undefined;
+      const details = usage.prompt_tokens_details as { cached_tokens?: number } | undefined;
+      return {
+        inputTokens: Number(usage.prompt_tokens),
+        cachedInputTokens: details?.cached_tokens ?? 0,
+        outputTokens: Number(usage.completion_tokens),
+      };
+    },
+
     renderError(status, message) {
       return {
         error: { message, type: status === 429 ? "rate_limit_exceeded" : "fake_error", code: null },

@@ -36,6 +36,11 @@ export interface FakeProtocol {
   renderError(status: number, message: string): unknown;
   /** Content type of a successful chat answer (Ollama streams NDJSON unless asked not to). */
   answerContentType?(request: FakeModelRequest): string;
+  /**
+   * The token counts a rendered answer reports, in the neutral shape: what the provider would
+   * bill for it (read back, so what is recorded is exactly what the client was told).
+   */
+  reportedUsage?(rendered: unknown): ReportedUsage | undefined;
   /** Whether the request carries the key; default `Authorization: Bearer <apiKey>`. */
   authorized?(headers: IncomingMessage["headers"], apiKey: string): boolean;
   /** Why the real server would refuse this chat body with a 400, if it would. */
@@ -43,6 +48,21 @@ export interface FakeProtocol {
     body: Record<string, unknown>,
     headers: IncomingMessage["headers"],
   ): string | undefined;
+}
+
+/** The usage one answer reported, with the request's model and lens: the fake's bill line. */
+export interface ReportedUsage {
+  inputTokens: number;
+  /** Of `inputTokens`, the part reported as read from the provider's prompt cache. */
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+export interface BilledRequest extends ReportedUsage {
+  model: string;
+  lens: string | undefined;
+  /** Bytes of the request body as received. */
+  requestBytes: number;
 }
 
 export interface FakeModelServerOptions {
@@ -57,6 +77,8 @@ export class FakeModelServer {
   closedBeforeReply = 0;
   inFlight = 0;
   maxInFlight = 0;
+  /** The usage each answered chat request reported, in answer order (the provider's bill). */
+  readonly billed: BilledRequest[] = [];
   /** Requests turned away with 401. */
   unauthorized = 0;
   /** Why each chat body the protocol refuses (400) was refused; such requests are not recorded. */
@@ -248,6 +270,15 @@ export class FakeModelServer {
       return;
     }
     const rendered = this.protocol.renderAnswer(reply, request, this.requests.length);
+    const usage = this.protocol.reportedUsage?.(rendered);
+    if (usage !== undefined) {
+      this.billed.push({
+        model: request.model,
+        lens: request.lens,
+        requestBytes: Buffer.byteLength(JSON.stringify(request.body)),
+        ...usage,
+      });
+    }
     const contentType = this.protocol.answerContentType?.(request) ?? "application/json";
     const text =
       contentType === "application/json"
