@@ -1,5 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { usageFigures } from "../accounting/index.js";
 import type { LensDefinition, LensReport, PromptStyle } from "../agent/index.js";
 import { publicFailureReason } from "../agent/index.js";
 import type { AppConfig, ReviewPlan } from "../config/index.js";
@@ -53,7 +54,7 @@ export interface RoundDependencies {
   log: RoundLog;
   /** Builds each reviewer's model (e.g. behind the per-provider cap); the provider's own by default. */
   createModel?: ModelFactory;
-  metrics?: Pick<GadflyMetrics, "lens">;
+  metrics?: Pick<GadflyMetrics, "lens" | "modelUsage">;
   /**
    * How agent CLIs are isolated in this process (detected at start-up). Absent reads
    * as `none`, the weakest: agent CLIs then skip fork PRs unless a provider allows them.
@@ -233,6 +234,14 @@ async function runRegistered(
     status = { ...status, scope: scopeStatus };
     board.update(status);
     const saved = await store.challenges(round.id);
+    // The metrics count model work once, where it is stored: a resumed round reuses what was.
+    const countSpend = (spent: { model: string; usage?: LensReport["usage"] | undefined }) => {
+      if (spent.usage === undefined) return;
+      deps.metrics?.modelUsage(
+        spent.model,
+        usageFigures(spent.usage, 0, plan.pricing?.[spent.model]),
+      );
+    };
     const result = await reviewChange({
       source: {
         title: snapshot.title,
@@ -270,6 +279,7 @@ async function runRegistered(
         // Cut off by a shutdown (or a lost job): not ended, it is asked again on resume.
         if (record.outcome === "cancelled" && stop.handedOver()) return;
         await store.saveChallenge(round.id, record);
+        countSpend(record);
       },
       finishedRechecks: saved
         .filter((record) => record.fingerprint.startsWith(RECHECK_KEY))
@@ -283,6 +293,7 @@ async function runRegistered(
           ...record,
           fingerprint: `${RECHECK_KEY}${record.fingerprint}`,
         });
+        countSpend(record);
       },
       resumed: prepared.resumed,
       skip,
@@ -304,6 +315,7 @@ async function runRegistered(
         if (report.outcome === "cancelled" && stop.handedOver()) return;
         await store.saveLensReport(round.id, report);
         deps.metrics?.lens(report.outcome);
+        countSpend(report);
       },
     });
     status = { ...result.status, scope: scopeStatus };

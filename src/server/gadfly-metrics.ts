@@ -1,3 +1,4 @@
+import type { UsageFigures } from "../accounting/index.js";
 import type { QueueDepth } from "../run/queue/index.js";
 import { MetricsRegistry } from "./metrics-registry.js";
 
@@ -17,6 +18,15 @@ export interface GadflyMetrics {
   round(state: RoundMetricState): void;
   lens(outcome: LensMetricOutcome): void;
   modelCall(sample: { provider: string; seconds: number; outcome: "ok" | "error" }): void;
+  /**
+   * What one finished lens (its verify pass included), challenge or re-check of `model` spent,
+   * counted where it is stored, so a resumed round does not count it again. A null cost (no
+   * price) counts tokens only.
+   */
+  modelUsage(
+    model: string,
+    usage: Pick<UsageFigures, "inputTokens" | "cachedInputTokens" | "outputTokens" | "costUsd">,
+  ): void;
   /** `kind` is the route template, e.g. `POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews`. */
   githubRequest(kind: string, outcome: "ok" | "error"): void;
   render(): Promise<string>;
@@ -45,6 +55,16 @@ export function createGadflyMetrics(options: GadflyMetricsOptions = {}): GadflyM
     LATENCY_BUCKETS,
     ["provider", "outcome"],
   );
+  const tokens = registry.counter(
+    "gadfly_model_tokens_total",
+    "Tokens the providers reported, by model and kind: input (every input token, cached ones included), cached_input (of input, read from a prompt cache), output.",
+    ["model", "kind"],
+  );
+  const cost = registry.counter(
+    "gadfly_model_cost_usd_total",
+    "Estimated cost in US dollars from the models' configured price (models with a price only).",
+    ["model"],
+  );
   const githubRequests = registry.counter(
     "gadfly_github_requests_total",
     "GitHub API requests by route and outcome.",
@@ -66,6 +86,12 @@ export function createGadflyMetrics(options: GadflyMetricsOptions = {}): GadflyM
     lens: (outcome) => lenses.inc({ outcome }),
     modelCall: ({ provider, seconds, outcome }) =>
       modelCalls.observe({ provider, outcome }, seconds),
+    modelUsage: (model, usage) => {
+      tokens.inc({ model, kind: "input" }, usage.inputTokens);
+      tokens.inc({ model, kind: "cached_input" }, usage.cachedInputTokens);
+      tokens.inc({ model, kind: "output" }, usage.outputTokens);
+      if (usage.costUsd !== null) cost.inc({ model }, usage.costUsd);
+    },
     githubRequest: (kind, outcome) => githubRequests.inc({ kind, outcome }),
     render: () => registry.render(),
   };

@@ -19,6 +19,8 @@ describe("createGadflyMetrics", () => {
       ["gadfly_rounds_total", "counter"],
       ["gadfly_lenses_total", "counter"],
       ["gadfly_model_call_duration_seconds", "histogram"],
+      ["gadfly_model_tokens_total", "counter"],
+      ["gadfly_model_cost_usd_total", "counter"],
       ["gadfly_github_requests_total", "counter"],
       ["gadfly_queue_jobs", "gauge"],
     ]);
