@@ -1,3 +1,4 @@
+import { WriteBudget } from "../github/index.js";
 import {
   createInMemoryModelCallLimiter,
   type ModelCallLimiter,
@@ -5,16 +6,23 @@ import {
 } from "../llm/index.js";
 import type { WorkQueue } from "../run/queue/index.js";
 import {
+  InMemoryTokenBuckets,
   InMemoryWorkQueue,
   PgBossWorkQueue,
   PostgresModelCallLimiter,
+  PostgresTokenBuckets,
+  type TokenBuckets,
 } from "../run/queue/index.js";
 import { createPostgresPool } from "../run/store/index.js";
+import { systemClock } from "../time/index.js";
+import type { GitHubWriteSettings } from "./read-scale-settings.js";
 
 export interface RoundQueue {
   queue: WorkQueue;
   /** The per-provider cap on model calls in flight, shared like the queue. */
   modelCalls: ModelCallLimiter;
+  /** GitHub's write budget per installation, shared like the queue; null when turned off. */
+  githubWrites: WriteBudget | null;
   /**
    * Stops taking rounds, stops the rounds running here (they go back to the
    * queue) waiting up to `graceMs`, then gives back every model-call slot.
@@ -27,13 +35,14 @@ export interface OpenRoundQueueOptions {
   databaseUrl: string | null;
   capFor: ProviderCap;
   visibilityTimeoutMs: number;
+  githubWrites: GitHubWriteSettings | null;
   onError: (error: unknown, context: string) => void;
 }
 
 /**
- * The queue of round jobs and the model-call cap: pg-boss and leased slot
- * rows in the shared database, or their in-memory twins (same contract and
- * fairness rule) for one process. Throws StoreOpenError when PostgreSQL
+ * The queue of round jobs, the model-call cap and GitHub's write budget: pg-boss, leased
+ * slot rows and token-bucket rows in the shared database, or their in-memory twins (same
+ * contract and fairness rule) for one process. Throws StoreOpenError when PostgreSQL
  * cannot be reached.
  */
 export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<RoundQueue> {
@@ -46,6 +55,7 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
     return {
       queue,
       modelCalls,
+      githubWrites: writeBudget(options.githubWrites, (shape) => new InMemoryTokenBuckets(shape)),
       async stop(graceMs) {
         await queue.stop(graceMs);
         await modelCalls.close();
@@ -76,10 +86,31 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
   return {
     queue,
     modelCalls,
+    // Quick single-statement takes: they share the slots' pool.
+    githubWrites: writeBudget(
+      options.githubWrites,
+      (shape) => new PostgresTokenBuckets({ ...shape, pool }),
+    ),
     async stop(graceMs) {
       await queue.stop(graceMs);
       await modelCalls.close();
       await pool.end().catch(() => undefined);
     },
   };
+}
+
+/** A board edit leaves a third of the burst for the rest (none when the burst is 1). */
+function writeBudget(
+  settings: GitHubWriteSettings | null,
+  open: (shape: { capacity: number; perMinute: number }) => TokenBuckets,
+): WriteBudget | null {
+  if (settings === null) return null;
+  const shape = { capacity: settings.burst, perMinute: settings.perMinute };
+  return new WriteBudget({
+    buckets: open(shape),
+    shape,
+    reserve: Math.min(settings.burst - 1, Math.max(1, Math.round(settings.burst / 3))),
+    maxWaitMs: settings.maxWaitMs,
+    clock: systemClock,
+  });
 }

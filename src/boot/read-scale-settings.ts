@@ -16,6 +16,21 @@ export interface ScaleSettings {
   visibilityTimeoutMs: number;
   /** The least time between two edits of a status board (GADFLY_BOARD_INTERVAL_MS). */
   boardIntervalMs: number;
+  /**
+   * GitHub's write budget per installation, shared by every process on one PostgreSQL
+   * (GADFLY_GITHUB_WRITES_PER_MINUTE, GADFLY_GITHUB_WRITE_BURST,
+   * GADFLY_GITHUB_WRITE_WAIT_SECONDS); null when turned off (a rate of 0).
+   */
+  githubWrites: GitHubWriteSettings | null;
+}
+
+export interface GitHubWriteSettings {
+  /** Content-creating requests a minute, sustained. */
+  perMinute: number;
+  /** The most sent at once after a quiet spell (the bucket's size). */
+  burst: number;
+  /** The longest a write waits for its turn before it fails. */
+  maxWaitMs: number;
 }
 
 /** With SQLite one process runs every round at once, as before the queue existed. */
@@ -28,11 +43,17 @@ export const IN_PROCESS_ROUNDS = 64;
 export const ROUNDS_PER_WORKER = 2;
 const DEFAULT_VISIBILITY_SECONDS = 60;
 const DEFAULT_BOARD_INTERVAL_MS = 2_000;
+/**
+ * GitHub allows about 80 content-creating requests a minute (its secondary rate limit):
+ * 60 a minute with bursts of 10 stays under it in any minute (10 + 60 = 70) with room for
+ * what GitHub counts that we do not see (a person's own comments under the same app).
+ */
+export const DEFAULT_GITHUB_WRITES = { perMinute: 60, burst: 10, maxWaitMs: 300_000 } as const;
 
 /**
  * The scale-out settings from the environment: GADFLY_DATABASE_URL,
  * GADFLY_ROLE (or the role the command implies), GADFLY_WORKER_CONCURRENCY,
- * GADFLY_VISIBILITY_TIMEOUT_SECONDS, GADFLY_BOARD_INTERVAL_MS. Throws a ConfigError naming the
+ * GADFLY_VISIBILITY_TIMEOUT_SECONDS, GADFLY_BOARD_INTERVAL_MS, GADFLY_GITHUB_WRITE*. Throws a ConfigError naming the
  * variable; roles other than `all` need PostgreSQL, since SQLite is one process.
  */
 export function readScaleSettings(
@@ -73,6 +94,7 @@ export function readScaleSettings(
     { min: 100, max: 600_000 },
     issues,
   );
+  const githubWrites = readGitHubWrites(env, issues);
   if (issues.length > 0) throw new ConfigError("environment", issues);
   return {
     role: chosen,
@@ -80,7 +102,36 @@ export function readScaleSettings(
     roundsPerProcess,
     visibilityTimeoutMs: visibilitySeconds * 1000,
     boardIntervalMs,
+    githubWrites,
   };
+}
+
+function readGitHubWrites(
+  env: Readonly<Record<string, string | undefined>>,
+  issues: ConfigError["issues"],
+): GitHubWriteSettings | null {
+  const perMinute = readInteger(
+    env,
+    "GADFLY_GITHUB_WRITES_PER_MINUTE",
+    DEFAULT_GITHUB_WRITES.perMinute,
+    { min: 0, max: 100_000 },
+    issues,
+  );
+  const burst = readInteger(
+    env,
+    "GADFLY_GITHUB_WRITE_BURST",
+    DEFAULT_GITHUB_WRITES.burst,
+    { min: 1, max: 10_000 },
+    issues,
+  );
+  const waitSeconds = readInteger(
+    env,
+    "GADFLY_GITHUB_WRITE_WAIT_SECONDS",
+    DEFAULT_GITHUB_WRITES.maxWaitMs / 1000,
+    { min: 1, max: 86_400 },
+    issues,
+  );
+  return perMinute === 0 ? null : { perMinute, burst, maxWaitMs: waitSeconds * 1000 };
 }
 
 function readRole(value: string | undefined, issues: ConfigError["issues"]): GadflyRole {

@@ -115,6 +115,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       databaseUrl: settings.databaseUrl,
       capFor: providerCap(config),
       visibilityTimeoutMs: settings.visibilityTimeoutMs,
+      githubWrites: settings.githubWrites,
       onError,
     });
   } catch (error) {
@@ -157,7 +158,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     metrics,
     onNotReady: (error) => log?.warn({ err: describeError(error) }, "not ready"),
   });
-  const Octokit = githubOctokit(metrics, secrets);
+  const Octokit = githubOctokit(metrics, secrets, roundQueue.githubWrites);
 
   let close: () => Promise<void>;
   try {

@@ -1,6 +1,7 @@
 // Front door of src/github: the GitHub adapter: webhook handlers, rounds on pull requests, publishing.
 // Other folders import only from here; this lists what they use today.
 export { abandonRound } from "./abandon-round.js";
+export { budgetGitHubWrites } from "./budget-github-writes.js";
 export type { TriggerDecision } from "./can-trigger-review.js";
 export { describeError } from "./describe-error.js";
 export { type ExtractResult, extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
@@ -16,6 +17,7 @@ export { RoundRegistry, type StopReason } from "./round-registry.js";
 export type { RoundDependencies, RoundLog } from "./run-pull-request-round.js";
 export { runRoundJob } from "./run-round-job.js";
 export type { StartOutcome } from "./start-round.js";
+export { WriteBudget, WriteBudgetTimeoutError, type WritePriority } from "./write-budget.js";
 export {
   CheckRunPayload,
   IssueCommentPayload,

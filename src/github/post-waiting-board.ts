@@ -45,6 +45,8 @@ export async function postWaitingBoard(
     status,
     render,
     undefined,
+    // The first sign the push was seen, posted while the delivery waits: not held back.
+    { priority: "normal" },
   );
   await deps.store.setArtifacts(round.id, { statusCommentId: id });
 }

@@ -3,6 +3,8 @@ import { MARKERS, renderStatusBoard } from "../render/index.js";
 import type { RoundStatus } from "../run/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
+import type { WritePriority } from "./write-budget.js";
+import type { WriteGrant } from "./write-grant.js";
 
 export interface BoardTarget {
   repo: RepoRef;
@@ -10,13 +12,18 @@ export interface BoardTarget {
   botLogin: string;
 }
 
-/** Writes the PR's one status board (edited in place); returns its comment id. */
+/**
+ * Writes the PR's one status board (edited in place); returns its comment id. A board edit
+ * yields to other writes in GitHub's write budget (`board` priority) unless told otherwise;
+ * a `grant` taken before rendering pays for it.
+ */
 export async function publishStatusBoard(
   octokit: GitHubClient,
   target: BoardTarget,
   status: RoundStatus,
   render: RenderOptions,
   knownId: number | undefined,
+  budget: { priority?: WritePriority; grant?: WriteGrant | undefined } = {},
 ): Promise<number> {
   const posted = await upsertStickyComment(
     octokit,
@@ -26,6 +33,7 @@ export async function publishStatusBoard(
       marker: MARKERS.statusBoard,
       botLogin: target.botLogin,
       ...(knownId === undefined ? {} : { knownId }),
+      write: { priority: budget.priority ?? "board", grant: budget.grant },
     },
     renderStatusBoard(status, render),
   );

@@ -6,6 +6,8 @@ import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
 import { publishStatusBoard } from "./publish-status-board.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
+import { takeWriteGrant } from "./take-write-grant.js";
+import type { WriteGrant } from "./write-grant.js";
 
 export interface StatusBoardWriterOptions {
   round: StoredRound;
@@ -20,15 +22,18 @@ export interface StatusBoardWriterOptions {
 /**
  * The round's live status board: states coalesced into at most one edit per
  * interval, the comment found again by its stored id, and that id stored the
- * first time it is posted so a resumed round edits the same comment.
+ * first time it is posted so a resumed round edits the same comment. Each edit
+ * first takes its token of GitHub's write budget, yielding to the round's other
+ * writes (its last edit, the flush, does not yield); the states that arrive
+ * while it waits go out as that one edit.
  */
 export function createStatusBoardWriter(
   octokit: GitHubClient,
   options: StatusBoardWriterOptions,
-): CoalescedWriter<RoundStatus> {
+): CoalescedWriter<RoundStatus, WriteGrant | undefined> {
   const { round, deps } = options;
   let boardId = round.artifacts.statusCommentId;
-  return new CoalescedWriter<RoundStatus>({
+  return new CoalescedWriter<RoundStatus, WriteGrant | undefined>({
     // Slower as the round ages (a twentieth of its age): a long round stays within GitHub's
     // hourly budget for edits, while the first minute stays live.
     intervalMs: (age) => Math.max(deps.boardIntervalMs, age / 20),
@@ -38,7 +43,8 @@ export function createStatusBoardWriter(
         { ...options.fields, err: describeError(error) },
         "status board edit failed; will retry",
       ),
-    write: async (state) => {
+    turn: ({ final, signal }) => takeWriteGrant(octokit, final ? "normal" : "board", signal),
+    write: async (state, grant) => {
       if (!(await options.holding())) return;
       const id = await publishStatusBoard(
         octokit,
@@ -46,6 +52,7 @@ export function createStatusBoardWriter(
         state,
         options.render,
         boardId,
+        { priority: "board", grant },
       );
       if (boardId !== id) {
         boardId = id;

@@ -1,6 +1,7 @@
 import { findOwnComment, type OwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import type { BudgetedWrite } from "./write-grant.js";
 
 export interface StickyCommentTarget {
   repo: RepoRef;
@@ -10,6 +11,8 @@ export interface StickyCommentTarget {
   botLogin: string;
   /** The id from an earlier write in this process or the store; verified by the edit itself. */
   knownId?: number;
+  /** How the write draws on GitHub's write budget (normal priority by default). */
+  write?: BudgetedWrite;
 }
 
 /**
@@ -50,9 +53,10 @@ async function upsert(
   body: string,
 ): Promise<OwnComment> {
   const { repo } = target;
+  const request = target.write === undefined ? {} : { request: { gadflyWrite: target.write } };
   const edit = async (commentId: number): Promise<OwnComment> => {
     const { data } = await retrySecondaryRateLimit(() =>
-      octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body }),
+      octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body, ...request }),
     );
     return { id: data.id, body, url: data.html_url };
   };
@@ -73,7 +77,12 @@ async function upsert(
   );
   if (existing !== null) return edit(existing.id);
   const { data } = await retrySecondaryRateLimit(() =>
-    octokit.rest.issues.createComment({ ...repo, issue_number: target.issueNumber, body }),
+    octokit.rest.issues.createComment({
+      ...repo,
+      issue_number: target.issueNumber,
+      body,
+      ...request,
+    }),
   );
   return { id: data.id, body, url: data.html_url };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  DEFAULT_GITHUB_WRITES,
   IN_PROCESS_ROUNDS,
   ROUNDS_PER_WORKER,
   readScaleSettings,
@@ -26,6 +27,7 @@ describe("readScaleSettings", () => {
       roundsPerProcess: IN_PROCESS_ROUNDS,
       visibilityTimeoutMs: 60_000,
       boardIntervalMs: 2_000,
+      githubWrites: { perMinute: 60, burst: 10, maxWaitMs: 300_000 },
     });
   });
 
@@ -36,6 +38,7 @@ describe("readScaleSettings", () => {
       roundsPerProcess: ROUNDS_PER_WORKER,
       visibilityTimeoutMs: 60_000,
       boardIntervalMs: 2_000,
+      githubWrites: DEFAULT_GITHUB_WRITES,
     });
   });
 
@@ -53,6 +56,21 @@ describe("readScaleSettings", () => {
       visibilityTimeoutMs: 30_000,
       boardIntervalMs: 500,
     });
+  });
+
+  it("reads GitHub's write budget, and turns it off at a rate of 0", () => {
+    expect(
+      readScaleSettings({
+        GADFLY_GITHUB_WRITES_PER_MINUTE: "120",
+        GADFLY_GITHUB_WRITE_BURST: "4",
+        GADFLY_GITHUB_WRITE_WAIT_SECONDS: "30",
+      }).githubWrites,
+    ).toEqual({ perMinute: 120, burst: 4, maxWaitMs: 30_000 });
+    expect(readScaleSettings({ GADFLY_GITHUB_WRITES_PER_MINUTE: "0" }).githubWrites).toBeNull();
+    expect(problem({ GADFLY_GITHUB_WRITE_BURST: "0", GADFLY_GITHUB_WRITES_PER_MINUTE: "-1" })).toBe(
+      "environment: GADFLY_GITHUB_WRITES_PER_MINUTE: must be a whole number from 0 to 100000; " +
+        "GADFLY_GITHUB_WRITE_BURST: must be a whole number from 1 to 10000",
+    );
   });
 
   it("a command's role wins over GADFLY_ROLE", () => {

@@ -267,6 +267,20 @@ const publishSteps = [
   )`,
 ];
 
+/**
+ * GitHub's write budget shared by every process of a deployment: one token bucket a row
+ * (`github-writes:<installation id>`), refilled by elapsed time and taken from by one atomic
+ * statement (run/queue/postgres-token-buckets.ts). PostgreSQL only: with SQLite one process
+ * keeps its buckets in memory, as it does the model-call slots (migration 2).
+ */
+const tokenBuckets = [
+  `CREATE TABLE token_buckets (
+    bucket TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    refilled_at BIGINT NOT NULL
+  )`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -298,4 +312,5 @@ export const migrations: readonly Migration[] = [
     sqlite: feedbackTable("INTEGER PRIMARY KEY AUTOINCREMENT"),
     postgres: feedbackTable("BIGSERIAL PRIMARY KEY"),
   },
+  { version: 10, name: "github write budget", sqlite: [], postgres: tokenBuckets },
 ];

@@ -1,0 +1,169 @@
+import type { TokenBucketShape, TokenBuckets } from "../run/queue/index.js";
+import { type Clock, sleep } from "../time/index.js";
+
+/**
+ * `board`: a status-board edit, which yields: it takes a token only while the bucket keeps
+ * `reserve` more, and after every `normal` write waiting in this process. `normal`: everything
+ * else we create on GitHub (the consensus comment, the review, check runs, reactions, replies).
+ */
+export type WritePriority = "board" | "normal";
+
+export interface WriteBudgetOptions {
+  buckets: TokenBuckets;
+  /** The buckets' shape, for how long a refused take waits before asking again. */
+  shape: TokenBucketShape;
+  /** Tokens a board edit must leave in the bucket: kept for final comments, reviews, checks. */
+  reserve: number;
+  /** The longest a write waits for a token before it fails with WriteBudgetTimeoutError. */
+  maxWaitMs: number;
+  clock: Pick<Clock, "now" | "setTimeout" | "clearTimeout">;
+  /** Spreads processes that would ask again at the same moment (default Math.random). */
+  random?: () => number;
+}
+
+/** A write waited longer than the budget allows: GitHub is asked for more than the budget gives. */
+export class WriteBudgetTimeoutError extends Error {
+  override readonly name = "WriteBudgetTimeoutError";
+
+  constructor(
+    installationId: number,
+    waitedMs: number,
+    options: WriteBudgetOptions,
+    cause: unknown,
+  ) {
+    super(
+      `GitHub write budget: a content-creating request for installation ${installationId} ` +
+        `waited ${Math.round(waitedMs / 1000)} s for a token and gave up ` +
+        `(${options.shape.perMinute} a minute, burst ${options.shape.capacity}; ` +
+        "GADFLY_GITHUB_WRITES_PER_MINUTE, GADFLY_GITHUB_WRITE_WAIT_SECONDS)" +
+        (cause === undefined ? "" : `; the budget could not be read: ${String(cause)}`),
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
+
+interface Waiter {
+  priority: WritePriority;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+interface Lane {
+  waiters: Waiter[];
+  /** Whether a pump serves the lane (one per lane and process). */
+  pumping: boolean;
+  /** Ends the pump's wait early: a normal write arrived behind a board edit. */
+  wake: AbortController | null;
+  /** Why the bucket could not be read last time, until it can again. */
+  failure: unknown;
+}
+
+/** A database error is asked again after this; the waiter's own bound still applies. */
+const RETRY_AFTER_ERROR_MS = 1_000;
+/** The least wait after a refusal: a bucket short of a sliver is not asked again at once. */
+const MIN_WAIT_MS = 20;
+
+/**
+ * GitHub's content-creating requests, drawn from one token bucket per installation
+ * (`TokenBuckets`: in PostgreSQL every process of the deployment shares it). In this process
+ * the writes waiting for one installation queue in one lane: normal writes first, then board
+ * edits, each in arrival order; only the lane's head asks the bucket, and a refusal waits on
+ * the clock for the tokens it lacks (never a busy loop), or until a normal write arrives.
+ */
+export class WriteBudget {
+  private readonly options: WriteBudgetOptions;
+  private readonly random: () => number;
+  private readonly lanes = new Map<number, Lane>();
+
+  constructor(options: WriteBudgetOptions) {
+    this.options = options;
+    this.random = options.random ?? Math.random;
+  }
+
+  /**
+   * Resolves once a token is taken for one content-creating request to this installation.
+   * Rejects with WriteBudgetTimeoutError after `maxWaitMs`, or with the signal's reason.
+   */
+  take(installationId: number, priority: WritePriority, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const { clock, maxWaitMs } = this.options;
+    const lane = this.laneOf(installationId);
+    const startedAt = clock.now();
+    return new Promise<void>((resolve, reject) => {
+      const settle = (error?: unknown) => {
+        clock.clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        const index = lane.waiters.indexOf(waiter);
+        if (index >= 0) lane.waiters.splice(index, 1);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const waiter: Waiter = { priority, resolve: () => settle(), reject: settle };
+      const onAbort = () => settle(signal?.reason);
+      const timer = clock.setTimeout(
+        () =>
+          settle(
+            new WriteBudgetTimeoutError(
+              installationId,
+              clock.now() - startedAt,
+              this.options,
+              lane.failure,
+            ),
+          ),
+        maxWaitMs,
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+      lane.waiters.push(waiter);
+      if (!lane.pumping) void this.pump(installationId, lane);
+      else if (priority === "normal") lane.wake?.abort();
+    });
+  }
+
+  /** The normal writes first, then the board edits, each in arrival order. */
+  private headOf(lane: Lane): Waiter | undefined {
+    return lane.waiters.find((waiter) => waiter.priority === "normal") ?? lane.waiters[0];
+  }
+
+  private laneOf(installationId: number): Lane {
+    let lane = this.lanes.get(installationId);
+    if (lane === undefined) {
+      lane = { waiters: [], pumping: false, wake: null, failure: undefined };
+      this.lanes.set(installationId, lane);
+    }
+    return lane;
+  }
+
+  private async pump(installationId: number, lane: Lane): Promise<void> {
+    const { buckets, shape, reserve, clock } = this.options;
+    const key = `github-writes:${installationId}`;
+    lane.pumping = true;
+    for (let head = this.headOf(lane); head !== undefined; head = this.headOf(lane)) {
+      const need = head.priority === "board" ? 1 + reserve : 1;
+      let wait: number;
+      try {
+        const taken = await buckets.take(key, need, clock.now());
+        lane.failure = undefined;
+        if (taken.granted) {
+          // The head may have given up meanwhile: the token goes to whoever is first now.
+          this.headOf(lane)?.resolve();
+          continue;
+        }
+        const missing = Math.max(0, need - taken.tokens);
+        wait = Math.max(MIN_WAIT_MS, (missing * 60_000) / shape.perMinute);
+        wait *= 1 + 0.1 * this.random();
+      } catch (error) {
+        // The database is away for now: asked again until each waiter's own bound.
+        lane.failure = error;
+        wait = RETRY_AFTER_ERROR_MS;
+      }
+      if (lane.waiters.length === 0) break;
+      const wake = new AbortController();
+      lane.wake = wake;
+      await sleep(wait, { signal: wake.signal, clock }).catch(() => undefined);
+      lane.wake = null;
+    }
+    // No await since the loop saw the lane empty: no waiter can have joined it.
+    lane.pumping = false;
+    this.lanes.delete(installationId);
+  }
+}
