@@ -82,6 +82,47 @@ describe("CoalescedWriter", () => {
     expect(await writer.flush(3)).toBe(false);
   });
 
+  it("waits for its turn before taking the latest state; a flush cuts the wait short and asks again as final", async () => {
+    const clock = new FakeClock();
+    const writes: { state: number; turn: string | undefined }[] = [];
+    const turns: { final: boolean; release: (turn: string) => void; signal: AbortSignal }[] = [];
+    const writer = new CoalescedWriter<number, string>({
+      intervalMs: 2000,
+      clock,
+      onError: () => undefined,
+      turn: ({ final, signal }) =>
+        new Promise<string>((resolve, reject) => {
+          turns.push({ final, release: resolve, signal });
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+      write: async (state, turn) => {
+        writes.push({ state, turn });
+      },
+    });
+    writer.update(1);
+    await settle();
+    // Waiting for a token: every state offered meanwhile goes out as the one write.
+    for (let state = 2; state <= 9; state++) writer.update(state);
+    await clock.advanceAndSettle(10_000);
+    expect(writes).toEqual([]);
+    turns[0]?.release("token-1");
+    await settle();
+    expect(writes).toEqual([{ state: 9, turn: "token-1" }]);
+    // The next wait is cut short by the flush, which asks again for the final write.
+    writer.update(10);
+    await clock.advanceAndSettle(2000);
+    expect(turns.map((turn) => turn.final)).toEqual([false, false]);
+    writer.update(11);
+    const flushed = writer.flush();
+    await settle();
+    expect(turns[1]?.signal.aborted).toBe(true);
+    expect(turns.map((turn) => turn.final)).toEqual([false, false, true]);
+    turns[2]?.release("final-token");
+    expect(await flushed).toBe(true);
+    expect(writes.at(-1)).toEqual({ state: 11, turn: "final-token" });
+    expect(writes).toHaveLength(2);
+  });
+
   it("slows down as the stream ages when the interval is a function of its age", async () => {
     const clock = new FakeClock();
     const writes: number[] = [];
