@@ -40,10 +40,15 @@ export function applyReviewScope(
   };
 }
 
+/** Marks, inside compactStep, the listed files the step leaves unchanged. */
+const UNCHANGED = "\u0000unchanged";
+
 /**
  * The compact form of the step: its highest-priority hunks within the budget, and the whole
- * pull request listed, each file saying whether the step shows it. Only the step's generated and
- * binary files are left out (those of the whole PR already are); the rest is read with get_diff.
+ * pull request listed: the step's files first, each saying whether it is shown, then the files
+ * the step left unchanged under one heading, so a push of one file to a large PR does not
+ * resend a note per untouched file with every turn. Only the step's generated and binary files
+ * are left out (those of the whole PR already are); the rest is read with get_diff.
  */
 function compactStep(
   change: ChangeSet,
@@ -56,12 +61,25 @@ function compactStep(
   const summary = summarizeChange(step, budget, {
     listed: change.files,
     notes,
-    unshownNote: `— unchanged since \`${since}\` (get_diff shows the pull request's patch)`,
+    unshownNote: UNCHANGED,
   });
+  const unchanged = summary.listing.filter((line) => line.endsWith(` ${UNCHANGED}`));
+  const rest = summary.listing.filter((line) => !line.endsWith(` ${UNCHANGED}`));
+  // The "… and N more" line (when the listing is capped) stays last.
+  const more = rest.at(-1)?.startsWith("… and ") === true ? rest.splice(-1) : [];
   return {
     text: summary.hunks,
     included: summary.shown,
     omitted: summary.excluded,
-    listing: summary.listing,
+    listing: [
+      ...rest,
+      ...(unchanged.length === 0
+        ? []
+        : [
+            `unchanged since \`${since}\` (get_diff shows the pull request's patch):`,
+            ...unchanged.map((line) => line.slice(0, -UNCHANGED.length - 1)),
+          ]),
+      ...more,
+    ],
   };
 }

@@ -39,22 +39,43 @@ describe("applyReviewScope", () => {
     expect(scoped.scope?.kind).toBe("incremental");
   });
 
-  it("lists the whole PR, each file saying whether the step shows it", () => {
+  it("lists the whole PR: the step's files saying whether they are shown, then the unchanged ones under one heading", () => {
     const scoped = applyReviewScope(
       change,
       { kind: "incremental", since: "abc1234def", files: [step] },
       10_000,
     );
     expect(scoped.listing).toEqual([
-      "modified src/a.js (+1 -0) — unchanged since `abc1234` (get_diff shows the pull request's patch)",
       "modified src/b.js (+1 -0) — shown below",
       "modified docs/x.md (+1 -1) — not reviewed",
+      "unchanged since `abc1234` (get_diff shows the pull request's patch):",
+      "modified src/a.js (+1 -0)",
     ]);
     // A step file over the budget stays reviewed: listed, not shown, read with get_diff.
     const tight = applyReviewScope(change, { kind: "incremental", since: "abc", files: [step] }, 5);
     expect(tight.packedDiff).toBe("");
     expect(tight.notReviewed.map((entry) => entry.path)).toEqual(["docs/x.md"]);
-    expect(tight.listing?.[1]).toBe("modified src/b.js (+1 -0) — not shown (1 hunk)");
+    expect(tight.listing?.[0]).toBe("modified src/b.js (+1 -0) — not shown (1 hunk)");
+  });
+
+  it("keeps the note of a capped listing last, after the unchanged files", () => {
+    const many = Array.from({ length: 502 }, (_, index) =>
+      parsePatch(`src/f${index}.js`, "@@ -1 +1,2 @@\n a\n+b", { status: "modified" }),
+    );
+    const big = { ...change, files: many, notReviewed: [] };
+    const touched = parsePatch("src/f1.js", "@@ -2 +2,2 @@\n b\n+c", { status: "modified" });
+    const scoped = applyReviewScope(
+      big,
+      { kind: "incremental", since: "abc", files: [touched] },
+      10_000,
+    );
+    expect(scoped.listing?.[0]).toBe("modified src/f1.js (+1 -0) — shown below");
+    expect(scoped.listing?.[1]).toBe(
+      "unchanged since `abc` (get_diff shows the pull request's patch):",
+    );
+    expect(scoped.listing?.[2]).toBe("modified src/f0.js (+1 -0)");
+    expect(scoped.listing?.at(-1)).toMatch(/^… and 2 more changed files, not listed/);
+    expect(scoped.listing).toHaveLength(1 + 1 + 499 + 1);
   });
 
   it("lists a step file over the budget as not reviewed in the full-diff style, and says when nothing reviewable changed", () => {
