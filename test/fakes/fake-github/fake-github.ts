@@ -11,7 +11,7 @@ import { diffTrees } from "./diff-trees.js";
 import type { FakeState } from "./fake-state.js";
 import type { FaultScript, ScriptedFault } from "./fault-script.js";
 import type { GraphqlFailure } from "./graphql/graphql-failure.js";
-import type { ValidationFailure } from "./handle-request.js";
+import { SECONDARY_RATE_LIMIT_MESSAGE, type ValidationFailure } from "./handle-request.js";
 import type { PathPattern } from "./path-pattern.js";
 import { type PushedFile, type PushOptions, pushCommit } from "./push-commit.js";
 import type { MinuteCount, RecordedRequest, RequestFilter, RequestLog } from "./request-log.js";
@@ -40,9 +40,6 @@ export interface FakeGitHubParts {
   validationFailures: ValidationFailure[];
   unknownRoutes: RecordedRequest[];
 }
-
-const secondaryRateLimitMessage =
-  "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.";
 
 /**
  * A running fake GitHub: seed it, point a client at `apiUrl`, then inspect
@@ -299,6 +296,19 @@ export class FakeGitHub {
     return this.#parts.log.peakContentCreatingPerMinute();
   }
 
+  /** Per installation id, the most content-creating requests in any sliding `windowMs`. */
+  peakContentCreatingByInstallation(windowMs = 60_000): Record<string, number> {
+    return this.#parts.log.peakContentCreatingByInstallation(windowMs);
+  }
+
+  /** The requests the fake's own secondary rate limit refused (`secondaryRateLimit` option). */
+  get secondaryRateLimited(): RecordedRequest[] {
+    return this.#parts.log
+      .requests()
+      .filter((entry) => entry.rateLimited)
+      .map((entry) => structuredClone(entry));
+  }
+
   // ---- fault injection
 
   enqueueFault(fault: ScriptedFault): void {
@@ -323,7 +333,7 @@ export class FakeGitHub {
       status: 403,
       headers: { "retry-after": String(retryAfterSeconds) },
       body: {
-        message: secondaryRateLimitMessage,
+        message: SECONDARY_RATE_LIMIT_MESSAGE,
         documentation_url:
           "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
         status: "403",

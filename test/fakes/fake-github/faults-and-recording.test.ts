@@ -171,6 +171,73 @@ describe("recording", () => {
   });
 });
 
+describe("secondary rate limit", () => {
+  it("refuses an installation's content-creating requests past the limit in a sliding window, like GitHub", async () => {
+    let now = new Date("2026-01-01T00:00:00Z");
+    const { fake, pullRequest } = await start({
+      now: () => now,
+      secondaryRateLimit: { limit: 3, windowMs: 60_000 },
+    });
+    const bob = fake.addRepo({ owner: "bob", name: "tool" });
+    const bobPull = fake.addPullRequest({
+      owner: "bob",
+      repo: "tool",
+      files: [{ path: "a.txt", base: "a\n", head: "b\n" }],
+    });
+    const tokenFor = async (installationId: number) => {
+      const response = await fetch(
+        `${fake.apiUrl}/app/installations/${installationId}/access_tokens`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${appJwt(1)}` },
+        },
+      );
+      return quietOctokit(fake.apiUrl, ((await response.json()) as { token: string }).token);
+    };
+    const alice = await tokenFor(pullRequest.repository.installationId);
+    const asBob = await tokenFor(bob.installationId);
+    const comment = (octokit = alice, target = pullRequest) =>
+      octokit.rest.issues.createComment({
+        owner: target.owner,
+        repo: target.repo,
+        issue_number: target.number,
+        body: "x",
+      });
+    for (let second = 0; second < 3; second++) {
+      now = new Date(Date.UTC(2026, 0, 1, 0, 0, second * 10));
+      await comment();
+    }
+    now = new Date("2026-01-01T00:00:45Z");
+    await expect(comment()).rejects.toMatchObject({
+      status: 403,
+      response: {
+        headers: { "retry-after": "15" },
+        data: { message: expect.stringContaining("exceeded a secondary rate limit") },
+      },
+    });
+    // Reads are not limited, nor is another installation.
+    await alice.rest.pulls.get({
+      owner: "alice",
+      repo: "service",
+      pull_number: pullRequest.number,
+    });
+    await comment(asBob, bobPull);
+    // Once the first leaves the window, one more fits.
+    now = new Date("2026-01-01T00:01:00.001Z");
+    await comment();
+    await expect(comment()).rejects.toMatchObject({ status: 403 });
+    expect(fake.comments(pullRequest)).toHaveLength(4);
+    expect(fake.secondaryRateLimited.map((request) => request.at.toISOString())).toEqual([
+      "2026-01-01T00:00:45.000Z",
+      "2026-01-01T00:01:00.001Z",
+    ]);
+    expect(fake.peakContentCreatingByInstallation()).toEqual({
+      [String(pullRequest.repository.installationId)]: 5,
+      [String(bob.installationId)]: 1,
+    });
+  });
+});
+
 describe("authentication", () => {
   it("exchanges an app JWT for an installation token scoped to its installation", async () => {
     const { fake, pullRequest } = await start();

@@ -5,7 +5,7 @@ import type { FakeState } from "./fake-state.js";
 import type { FaultScript } from "./fault-script.js";
 import { githubError } from "./github-error.js";
 import { matchRoute } from "./match-route.js";
-import type { RecordedRequest, RequestLog } from "./request-log.js";
+import { isContentCreating, type RecordedRequest, type RequestLog } from "./request-log.js";
 import type { RouteContext, RouteResponse } from "./route.js";
 import { allRoutes } from "./routes/all-routes.js";
 import { validateRequestBody } from "./validate-request-body.js";
@@ -27,7 +27,21 @@ export interface RequestHandlerDependencies {
   unknownRoutes: RecordedRequest[];
   strictAuth: boolean;
   sleep: (milliseconds: number) => Promise<void>;
+  secondaryRateLimit: SecondaryRateLimit | undefined;
 }
+
+/**
+ * GitHub's limit on content creation, enforced like GitHub: an installation that sent `limit`
+ * content-creating requests within the last `windowMs` is refused the next (403, GitHub's
+ * message, `retry-after` until the oldest leaves the window). GitHub's is 80 in 60 s.
+ */
+export interface SecondaryRateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export const SECONDARY_RATE_LIMIT_MESSAGE =
+  "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.";
 
 const enterprisePrefix = "/api/v3";
 const bodyMethods = new Set(["POST", "PATCH", "PUT"]);
@@ -71,6 +85,7 @@ export async function handleRequest(
       enterprisePrefix: prefixed,
       query: Object.fromEntries(url.searchParams),
       auth: identity.kind,
+      installationId: identity.kind === "installation" ? identity.installationId : undefined,
       body: parsed.ok ? parsed.value : raw.toString("utf8"),
       at: state.now(),
     },
@@ -95,6 +110,7 @@ export async function handleRequest(
         : { valid: true, errors: [] };
     // An invalid body is the app's bug: it is answered 422 and leaves scripted faults queued.
     const fault = checked.valid ? faults.take(method, path) : undefined;
+    const limited = checked.valid ? overSecondaryLimit(dependencies, recorded) : undefined;
     if (!checked.valid) {
       dependencies.validationFailures.push({
         method,
@@ -110,6 +126,9 @@ export async function handleRequest(
     } else if (fault !== undefined) {
       recorded.faulted = true;
       answer = { status: fault.status, json: fault.body, headers: fault.headers };
+    } else if (limited !== undefined) {
+      recorded.rateLimited = true;
+      answer = limited;
     } else {
       const context: RouteContext = {
         state,
@@ -133,6 +152,31 @@ export async function handleRequest(
   recorded.status = answer.status;
   recorded.response = answer.json;
   writeResponse(response, answer, recorded.sequence);
+}
+
+/** GitHub's answer when this request takes its installation over the limit, else undefined. */
+function overSecondaryLimit(
+  dependencies: RequestHandlerDependencies,
+  recorded: RecordedRequest,
+): RouteResponse | undefined {
+  const rule = dependencies.secondaryRateLimit;
+  if (rule === undefined || !isContentCreating(recorded)) return undefined;
+  const now = recorded.at.getTime();
+  const times = dependencies.log.contentCreatingTimes(recorded, now - rule.windowMs);
+  if (times.length < rule.limit) return undefined;
+  const oldest = Math.min(...times);
+  return {
+    status: 403,
+    headers: {
+      "retry-after": String(Math.max(1, Math.ceil((oldest + rule.windowMs - now) / 1000))),
+    },
+    json: {
+      message: SECONDARY_RATE_LIMIT_MESSAGE,
+      documentation_url:
+        "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+      status: "403",
+    },
+  };
 }
 
 function writeResponse(response: ServerResponse, answer: RouteResponse, sequence: number): void {

@@ -13,6 +13,8 @@ export interface RecordedRequest {
   /** A few request headers; credentials are never recorded, only `auth`. */
   headers: Record<string, string>;
   auth: AuthKind;
+  /** The installation an installation token acts for (undefined for others). */
+  installationId: number | undefined;
   body: unknown;
   /** 0 until answered. */
   status: number;
@@ -20,6 +22,8 @@ export interface RecordedRequest {
   response: unknown;
   /** Answered by a scripted fault rather than the fake's logic. */
   faulted: boolean;
+  /** Refused by the fake's own secondary rate limit (`secondaryRateLimit` option). */
+  rateLimited: boolean;
   at: Date;
 }
 
@@ -41,7 +45,10 @@ export class RequestLog {
   readonly #entries: RecordedRequest[] = [];
 
   record(
-    entry: Omit<RecordedRequest, "sequence" | "status" | "response" | "faulted" | "headers">,
+    entry: Omit<
+      RecordedRequest,
+      "sequence" | "status" | "response" | "faulted" | "rateLimited" | "headers"
+    >,
     headers: Record<string, string | string[] | undefined>,
   ): RecordedRequest {
     const kept: Record<string, string> = {};
@@ -56,6 +63,7 @@ export class RequestLog {
       status: 0,
       response: undefined,
       faulted: false,
+      rateLimited: false,
     };
     this.#entries.push(recorded);
     return recorded;
@@ -86,19 +94,63 @@ export class RequestLog {
 
   /** The most content-creating requests within any sliding 60-second window. */
   peakContentCreatingPerMinute(): number {
-    const times = this.#contentCreating().map((entry) => entry.at.getTime());
-    let peak = 0;
-    let windowStart = 0;
-    for (let index = 0; index < times.length; index++) {
-      while ((times[index] ?? 0) - (times[windowStart] ?? 0) >= 60_000) windowStart++;
-      peak = Math.max(peak, index - windowStart + 1);
+    return peakInWindow(this.#contentCreating(), 60_000);
+  }
+
+  /**
+   * Per installation (by id; `none` for requests without an installation token), the most
+   * content-creating requests it sent within any sliding window of `windowMs`.
+   */
+  peakContentCreatingByInstallation(windowMs = 60_000): Record<string, number> {
+    const byInstallation = new Map<string, RecordedRequest[]>();
+    for (const entry of this.#contentCreating()) {
+      const key = String(entry.installationId ?? "none");
+      byInstallation.set(key, [...(byInstallation.get(key) ?? []), entry]);
     }
-    return peak;
+    return Object.fromEntries(
+      [...byInstallation].map(([key, entries]) => [key, peakInWindow(entries, windowMs)]),
+    );
+  }
+
+  /**
+   * When this installation's content-creating requests received before `entry` and after
+   * `since` came, those the fake's secondary rate limit let through: what that limit counts.
+   */
+  contentCreatingTimes(entry: RecordedRequest, since: number): number[] {
+    return this.#contentCreating()
+      .filter(
+        (other) =>
+          other.sequence < entry.sequence &&
+          other.installationId === entry.installationId &&
+          !other.rateLimited &&
+          other.at.getTime() > since,
+      )
+      .map((other) => other.at.getTime());
   }
 
   #contentCreating(): RecordedRequest[] {
-    return this.#entries.filter(
-      (entry) => contentCreatingMethods.has(entry.method) && !entry.path.startsWith("/app/"),
-    );
+    return this.#entries.filter(isContentCreating);
   }
+}
+
+/**
+ * What GitHub's secondary rate limit counts as content-creating: POST, PATCH, PUT and DELETE
+ * outside `/app` (the token exchange) and, on GraphQL, mutations only.
+ */
+export function isContentCreating(entry: Pick<RecordedRequest, "method" | "path" | "body">) {
+  if (!contentCreatingMethods.has(entry.method) || entry.path.startsWith("/app/")) return false;
+  if (entry.path !== "/graphql") return true;
+  const query = (entry.body as { query?: unknown } | undefined)?.query;
+  return typeof query === "string" && /^\s*mutation\b/.test(query.replace(/#[^\n]*/g, ""));
+}
+
+function peakInWindow(entries: readonly RecordedRequest[], windowMs: number): number {
+  const times = entries.map((entry) => entry.at.getTime());
+  let peak = 0;
+  let windowStart = 0;
+  for (let index = 0; index < times.length; index++) {
+    while ((times[index] ?? 0) - (times[windowStart] ?? 0) >= windowMs) windowStart++;
+    peak = Math.max(peak, index - windowStart + 1);
+  }
+  return peak;
 }

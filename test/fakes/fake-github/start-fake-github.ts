@@ -4,7 +4,11 @@ import { setTimeout as delay } from "node:timers/promises";
 import { FakeGitHub } from "./fake-github.js";
 import { FakeState } from "./fake-state.js";
 import { FaultScript } from "./fault-script.js";
-import { handleRequest, type ValidationFailure } from "./handle-request.js";
+import {
+  handleRequest,
+  type SecondaryRateLimit,
+  type ValidationFailure,
+} from "./handle-request.js";
 import { type RecordedRequest, RequestLog } from "./request-log.js";
 
 export interface FakeGitHubOptions {
@@ -18,6 +22,11 @@ export interface FakeGitHubOptions {
   strictAuth?: boolean;
   /** How scripted latency waits (default: a real timer). */
   sleep?: (milliseconds: number) => Promise<void>;
+  /**
+   * Refuse an installation's content-creating requests past `limit` in any `windowMs`, as
+   * GitHub's secondary rate limit does (off by default; GitHub's is 80 in 60 s).
+   */
+  secondaryRateLimit?: SecondaryRateLimit;
 }
 
 /** Starts a fake GitHub REST API on 127.0.0.1, on a free port. */
@@ -40,6 +49,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     unknownRoutes,
     strictAuth: options.strictAuth ?? false,
     sleep: options.sleep ?? ((milliseconds: number) => delay(milliseconds)),
+    secondaryRateLimit: options.secondaryRateLimit,
   };
   const server = createServer((request, response) => {
     handleRequest(dependencies, request, response).catch((error: unknown) => {
