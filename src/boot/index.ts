@@ -2,6 +2,7 @@
 // Other folders import only from here; this lists what they use today.
 export { appIdentity } from "./app-identity.js";
 export { type GadflyAppOptions, gadflyApp } from "./gadfly-app.js";
+export { readDotEnv } from "./read-dot-env.js";
 export { IN_PROCESS_ROUNDS } from "./read-scale-settings.js";
 export { type RoundServices, roundDependencies } from "./round-dependencies.js";
 export { runDoctorCommand } from "./run-doctor-command.js";

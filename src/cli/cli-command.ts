@@ -52,6 +52,19 @@ export interface DoctorCommandOptions {
   format: "text" | "json";
 }
 
+/** The options of `gadfly stats`. */
+export interface StatsCommandOptions {
+  /** The window, back from now, in milliseconds (`--since 30d`). */
+  sinceMs: number;
+  /** As given, for the report's heading. */
+  since: string;
+  /** `--repo owner/name`; null: every repository. */
+  repository: { owner: string; repo: string } | null;
+  format: "text" | "json" | "csv";
+  /** The app config, for the models' prices; null: GADFLY_CONFIG, else `gadfly.config.yml` here. */
+  configPath: string | null;
+}
+
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
@@ -59,4 +72,5 @@ export type CliCommand =
   /** Reserved: a queue worker. Only `--config` is accepted for now. */
   | { kind: "worker"; configPath: string | null }
   | { kind: "init"; options: InitCommandOptions }
-  | { kind: "doctor"; options: DoctorCommandOptions };
+  | { kind: "doctor"; options: DoctorCommandOptions }
+  | { kind: "stats"; options: StatsCommandOptions };

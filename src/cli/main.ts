@@ -30,6 +30,7 @@ import type { ReportMeta } from "./report-meta.js";
 import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
 import { runGit } from "./run-git.js";
 import { runInit } from "./run-init.js";
+import { runStats } from "./run-stats.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 import { UsageError } from "./usage-error.js";
@@ -70,6 +71,7 @@ export async function runCli(io: CliIo): Promise<number> {
       return await runWorkerCommand(command, { ...io, signals: io.signals ?? process });
     }
     if (command.kind === "init") return await runInit(command.options, io);
+    if (command.kind === "stats") return await runStats(command.options, io);
     if (command.kind === "doctor") {
       // Loaded on demand, like the worker: doctor checks what the app will use.
       const { runDoctorCommand } = await import("../boot/index.js");

@@ -1,6 +1,13 @@
 import { parseArgs } from "node:util";
 import { LensId } from "../config/index.js";
-import type { CliCommand, FailOn, OutputFormat, ReviewCommandOptions } from "./cli-command.js";
+import { MAX_WINDOW_DAYS, parseRepository, parseWindow } from "../scoreboard/index.js";
+import type {
+  CliCommand,
+  FailOn,
+  OutputFormat,
+  ReviewCommandOptions,
+  StatsCommandOptions,
+} from "./cli-command.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ParseCliArgsContext {
@@ -27,6 +34,7 @@ const OPTIONS = {
   demo: { type: "boolean" },
   "no-progress": { type: "boolean" },
   providers: { type: "string" },
+  since: { type: "string" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -38,17 +46,20 @@ const MAX_CONCURRENCY = 64;
 const HELP_HINT = "see gadfly --help";
 
 /** Options each command accepts besides --help and --version. */
-const COMMANDS = ["review", "worker", "init", "doctor"] as const;
+const COMMANDS = ["review", "worker", "init", "doctor", "stats"] as const;
 type CommandName = (typeof COMMANDS)[number];
 const COMMAND_OPTIONS: Record<CommandName, readonly OptionName[]> = {
   review: Object.keys(OPTIONS).filter(
-    (name): name is OptionName => name !== "help" && name !== "version" && name !== "providers",
+    (name): name is OptionName =>
+      name !== "help" && name !== "version" && name !== "providers" && name !== "since",
   ),
   worker: ["config"],
   init: ["config", "providers"],
   doctor: ["config", "format"],
+  stats: ["config", "format", "since", "repo"],
 };
 const DOCTOR_FORMATS = ["text", "json"] as const;
+const STATS_FORMATS = ["text", "json", "csv"] as const;
 
 /** `--demo` brings its own change and recordings: these would contradict it. */
 const DEMO_CONFLICTS: readonly OptionName[] = [
@@ -74,7 +85,7 @@ export function parseCliArgs(argv: readonly string[], context: ParseCliArgsConte
   const [command, ...extra] = positionals;
   if (command === undefined) {
     throw new UsageError(
-      `missing command: expected "review", "init", "doctor" or "worker" (${HELP_HINT})`,
+      `missing command: expected "review", "init", "doctor", "stats" or "worker" (${HELP_HINT})`,
     );
   }
   const known = COMMANDS.find((name) => name === command);
@@ -108,7 +119,30 @@ export function parseCliArgs(argv: readonly string[], context: ParseCliArgsConte
       },
     };
   }
+  if (known === "stats") return { kind: "stats", options: statsOptions(values) };
   return { kind: "review", options: reviewOptions(values, context) };
+}
+
+function statsOptions(values: ParsedValues): StatsCommandOptions {
+  const since = stringValue(values, "since") ?? "30d";
+  const sinceMs = parseWindow(since);
+  if (sinceMs === null) {
+    throw new UsageError(
+      `--since must be hours, days or weeks such as 12h, 30d or 2w (at most ${MAX_WINDOW_DAYS} days); got ${quote(since)}`,
+    );
+  }
+  const repo = stringValue(values, "repo");
+  const repository = repo === null ? null : parseRepository(repo);
+  if (repo !== null && repository === null) {
+    throw new UsageError(`--repo must be owner/name; got ${quote(repo)}`);
+  }
+  return {
+    sinceMs,
+    since: since.trim(),
+    repository,
+    format: enumValue(values, "format", STATS_FORMATS) ?? "text",
+    configPath: stringValue(values, "config"),
+  };
 }
 
 function reviewOptions(values: ParsedValues, context: ParseCliArgsContext): ReviewCommandOptions {

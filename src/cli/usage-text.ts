@@ -12,6 +12,13 @@ export function usageText(): string {
                             keys, providers and models, the App's credentials
                             and installations, webhook secret, data directory,
                             database, agent CLI isolation (exit 1 on a failure)
+  gadfly stats [--since 30d] [--repo owner/name] [--format text|json|csv]
+                            score each model and lens over the last 30 days
+                            (or 12h, 2w…) from the app's store
+                            (GADFLY_DATABASE_URL, else GADFLY_DATA_DIR):
+                            findings, agreement, cross-examination, fixed,
+                            dismissed, reactions, cost per useful finding,
+                            time, failures; --config FILE for the prices
   gadfly worker [--config FILE]
                             run review workers for the GitHub App (needs
                             GADFLY_DATABASE_URL; see docs/running-at-scale.md)
