@@ -151,9 +151,10 @@ export async function publishRoundResults(
   }
   // The review's inline comments, recorded by the fingerprints their markers name so later
   // rounds do not repeat them: read back from GitHub, so a round killed before recording
-  // them (or one that adopted its review) records exactly what the review holds.
+  // them (or one that adopted its review) records exactly what the review holds. It posts
+  // nothing, so a round superseded meanwhile still records what its review put on the PR.
   if (reviewId !== null && steps.inline !== "done") {
-    await begin("inline");
+    await store.markPublishStep(round.id, "inline", "intent");
     if (postedNow === null || postedNow.length > 0) {
       await recordPostedComments(octokit, round, reviewId, deps);
     }
