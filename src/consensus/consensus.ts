@@ -1,4 +1,4 @@
-import type { RoundUsage } from "../accounting/index.js";
+import type { BudgetNote, RoundUsage } from "../accounting/index.js";
 import type { LensReport } from "../agent/index.js";
 import type { Confidence, Severity, Verdict } from "../findings/index.js";
 import type { Cluster } from "./cluster.js";
@@ -74,4 +74,6 @@ export interface Consensus {
   comparison: RoundComparison | null;
   /** What the round's model work cost, when the caller counted it (the footer says it). */
   usage?: RoundUsage;
+  /** The budget's mark on the round (a cap reached, a downshift), when it left one. */
+  budget?: BudgetNote;
 }

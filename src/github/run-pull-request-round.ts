@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { usageFigures } from "../accounting/index.js";
+import { roundUsage, usageFigures } from "../accounting/index.js";
 import type { LensDefinition, LensReport, PromptStyle } from "../agent/index.js";
 import { publicFailureReason } from "../agent/index.js";
 import type { AppConfig, ReviewPlan } from "../config/index.js";
@@ -299,6 +299,18 @@ async function runRegistered(
       skip,
       clock: deps.clock,
       onStatus: (next) => {
+      // The daily caps count the installation's other rounds since 00:00 UTC; this round counts
+      // its own as it goes.
+      dailySpend: async () =>
+        roundUsage({
+          reports: [],
+          challenges: await store.installationSpend(
+            round.installationId,
+            new Date(Math.floor(deps.clock.now() / DAY_MS) * DAY_MS),
+            round.id,
+          ),
+          ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
+        }).total,
         // A shutdown aborts lenses only to resume them later: the board keeps showing them
         // running rather than cancelled (and the round as unfinished). After a lost job,
         // the board is another worker's.
@@ -436,6 +448,8 @@ const RECHECK_KEY = "recheck:";
 
 /** What the board says of a round's scope: counts and the SHA, not the files. */
 function scopeStatusOf(scope: ReviewScope, previousHeadSha: string | undefined): ScopeStatus {
+const DAY_MS = 86_400_000;
+
   if (scope.kind === "incremental") {
     return { kind: "incremental", since: scope.since, files: scope.files.length };
   }

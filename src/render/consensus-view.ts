@@ -36,6 +36,11 @@ export interface ConsensusView {
   skippedLenses: number;
   /** Each model with skipped lenses, and why (the first skipped lens's reason). */
   skippedModels: { id: string; reason: string }[];
+  /** The budget cap that kept lenses from starting, in words; null when none was reached. */
+  budgetReached: string | null;
+  budgetSkippedCrossExamination: boolean;
+  /** The downshift a large change got, in words; null when the round ran its whole plan. */
+  downshift: string | null;
   verdict: string;
   findingCount: number;
   multiModelCount: number;
@@ -91,6 +96,9 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     }),
     verdict: consensus.verdict,
     findingCount: consensus.clusters.length,
+    budgetReached: consensus.budget?.reached ?? null,
+    budgetSkippedCrossExamination: consensus.budget?.crossExaminationSkipped === true,
+    downshift: consensus.budget?.downshift ?? null,
     multiModelCount: multiModel.count,
     multiModel,
     singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),

@@ -64,7 +64,13 @@ export function renderCheckRunOutput(
  * skipped lens (its model kept from the change) is not a failure, but not a review either.
  */
 function checkTitle(consensus: Consensus): string {
-  if (consensus.modelCount === 0) return "No model completed the review";
+  if (consensus.modelCount === 0) {
+    // A daily cap already reached when the round began: nothing ran, and the title says why.
+    const reached = consensus.budget?.reached;
+    return reached === undefined
+      ? "No model completed the review"
+      : `No model completed the review (partial: budget reached — ${reached})`;
+  }
   const lenses = consensus.models.flatMap((model) => model.lenses);
   const skipped = lenses.filter((lens) => lens.outcome === "skipped").length;
   const incomplete = lenses.filter(
@@ -76,7 +82,15 @@ function checkTitle(consensus: Consensus): string {
       : [`${incomplete} of ${lenses.length} lens reviews did not complete`]),
     ...(skipped === 0 ? [] : [`${skipped} of ${lenses.length} lens reviews skipped`]),
   ];
-  return gaps.length === 0
+  // The budget's mark comes first: it is why the rest is missing.
+  const budget = [
+    ...(consensus.budget?.reached === undefined
+      ? []
+      : [`budget reached — ${consensus.budget.reached}`]),
+    ...(consensus.budget?.downshift === undefined ? [] : [consensus.budget.downshift]),
+  ];
+  const parts = [...budget, ...(gaps.length === 0 ? [] : [gaps.join(", ")])];
+  return parts.length === 0
     ? consensus.verdict
-    : `${consensus.verdict} (partial: ${gaps.join(", ")})`;
+    : `${consensus.verdict} (partial: ${parts.join("; ")})`;
 }

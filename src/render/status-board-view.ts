@@ -19,6 +19,12 @@ export interface StatusBoardView {
   settlingUntil: string | null;
   supersededBy: string | null;
   failure: string | null;
+  /** The budget cap that kept lenses from starting, in words; null when none was reached. */
+  budgetReached: string | null;
+  /** The cross-examination was not run because the cap was reached. */
+  budgetSkippedCrossExamination: boolean;
+  /** The downshift a large change got, in words; null when the round ran its whole plan. */
+  downshift: string | null;
   updatedAt: string;
   finishedCount: number;
   reviewerCount: number;
@@ -77,6 +83,9 @@ export function statusBoardView(
     settlingUntil: status.settling === undefined ? null : formatTimestamp(status.settling.startsAt),
     supersededBy: status.supersededBy === undefined ? null : shortSha(status.supersededBy),
     failure: status.failure ?? null,
+    budgetReached: status.budget?.reached ?? null,
+    budgetSkippedCrossExamination: status.budget?.crossExaminationSkipped === true,
+    downshift: status.budget?.downshift ?? null,
     updatedAt: formatTimestamp(status.updatedAt),
     finishedCount: status.reviewers.filter(hasFinished).length,
     reviewerCount: status.reviewers.length,

@@ -10,6 +10,7 @@ import type { ChangeSet, ReviewScope } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { challengeResults, runCrossExaminationPhase } from "./cross-examination-phase.js";
 import type { ChallengeRecord } from "./cross-examine.js";
+import { downshiftPlan } from "./downshift-plan.js";
 import { planCarry } from "./plan-carry.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
 import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./recheck-findings.js";
@@ -74,26 +75,42 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     promptStyle,
     ...rest
   } = options;
-  const { plan } = options;
   const prepared = prepareChangeSet({
     ...source,
-    ignore: plan.ignore,
-    diffBudgetChars: plan.review.diffBudgetChars,
+    diffBudgetChars: options.plan.review.diffBudgetChars,
     ...(promptStyle === undefined ? {} : { promptStyle }),
-    instructions: plan.instructions,
+    ignore: options.plan.ignore,
+    instructions: options.plan.instructions,
   });
   const change =
-    scope === undefined ? prepared : applyReviewScope(prepared, scope, plan.review.diffBudgetChars);
-  const reviewed = await reviewRound({ ...rest, change });
-  const { reports } = reviewed;
-  const { records, status } = await runCrossExaminationPhase({
+    scope === undefined
+      ? prepared
+      : applyReviewScope(prepared, scope, options.plan.review.diffBudgetChars);
+  // Above the operator's size, the round runs the downshift's lenses and models only: the rest
+  // of the round (cross-examination, consensus) knows only the plan it ran.
+  const downshift = downshiftPlan(options.plan, change);
+  const plan = downshift.plan;
+  rest.plan = plan;
+  const reviewed = await reviewRound({
     ...rest,
+    change,
+    ...(downshift.note === null ? {} : { downshift: downshift.note }),
+  });
+  const { reports } = reviewed;
+  // A cap reached during the lenses also keeps the cross-examination from starting.
+  const reached = reviewed.status.budget?.reached !== undefined;
+  const examined = await runCrossExaminationPhase({
+    ...rest,
+    ...(reached && plan.crossExamination !== undefined
+      ? { plan: { ...plan, crossExamination: { ...plan.crossExamination, enabled: false } } }
+      : {}),
     change,
     reports,
     status: reviewed.status,
     ...(finishedChallenges === undefined ? {} : { finishedChallenges }),
     ...(onChallenge === undefined ? {} : { onChallenge }),
   });
+  const { records, status } = examined;
   const consensusOf = (carry?: CarriedFinding[]) =>
     buildConsensus({
       reports,
@@ -126,7 +143,11 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     change,
     reports,
     status,
-    consensus: { ...consensus, usage },
+    consensus: {
+      ...consensus,
+      usage,
+      ...(status.budget === undefined ? {} : { budget: status.budget }),
+    },
     challenges: records,
     rechecks,
   };

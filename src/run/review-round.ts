@@ -1,4 +1,9 @@
-import { roundUsage } from "../accounting/index.js";
+import {
+  addUsageFigures,
+  budgetReached,
+  roundUsage,
+  type UsageFigures,
+} from "../accounting/index.js";
 import type { ChangedFiles, LensDefinition, LensEvent, LensReport } from "../agent/index.js";
 import {
   publicCancelReason,
@@ -59,6 +64,13 @@ export interface ReviewRoundOptions {
   onTranscript?: (model: string, lens: string, messages: Message[]) => Promise<void>;
   /** Tests and the demo may build models their own way. */
   createModel?: ModelFactory;
+  /**
+   * The installation's spend today (UTC) in its other rounds, read as each lens is about to
+   * start, for the plan's daily caps. Absent (the CLI): only the round cap is checked.
+   */
+  dailySpend?: () => Promise<UsageFigures>;
+  /** The downshift the plan was given for a large change, in words: shown on the board. */
+  downshift?: string;
 }
 
 export interface ReviewRoundResult {
@@ -96,6 +108,8 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     },
     clock.now(),
   );
+  if (options.downshift !== undefined)
+    status = { ...status, budget: { downshift: options.downshift } };
   const secrets =
     options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
   const redact = createRedactor(secrets);
@@ -151,6 +165,34 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     ...(change.diffNote === undefined ? {} : { diffNote: change.diffNote }),
   };
 
+  // Checked as each lens takes its slot, so lenses already running finish and only those not
+  // yet started are skipped; once a cap is reached it stays reached for the round.
+  let reached: string | null = null;
+  const budget = plan.budget;
+  const capReached = async (): Promise<string | null> => {
+    if (reached !== null || budget === undefined) return reached;
+    const round = roundUsage({ reports: ended, pricing: plan.pricing }).total;
+    const daily = budget.dailyTokens !== undefined || budget.dailyCostUsd !== undefined;
+    const today =
+      daily && options.dailySpend !== undefined
+        ? addUsageFigures(await options.dailySpend(), round)
+        : undefined;
+    reached = budgetReached(budget, { round, ...(today === undefined ? {} : { today }) });
+    if (reached !== null) {
+      // What follows the lenses is not started either (review-change.ts): the board says so.
+      const skipsMore = plan.crossExamination?.enabled === true;
+      status = {
+        ...status,
+        budget: {
+          ...status.budget,
+          reached,
+          ...(skipsMore ? { crossExaminationSkipped: true } : {}),
+        },
+      };
+    }
+    return reached;
+  };
+
   // Interleave models (lens-major order) so one slow provider does not hold every slot.
   const jobs = plan.lenses.flatMap((lensId) => plan.models.map((model) => ({ model, lensId })));
   const settled = await Promise.all(
@@ -163,30 +205,40 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
         await options.onLensReport?.(skip);
         return skip;
       }
-      const raw = await options.limiter
+      const failed = (error: unknown): LensReport => {
+        if (!options.signal.aborted) options.onLensError?.(model.id, lensId, error);
+        return cancelledOrFailed(model, lensId, error, options.signal);
+      };
+      // The lens's spend is counted before its slot is freed, so the lens that takes the slot
+      // next is checked against it.
+      const settle = (raw: LensReport): LensReport => {
+        const report = redactReport(raw, secrets);
+        countUsage(report);
+        return report;
+      };
+      const report = await options.limiter
         .run(
-          () =>
-            runOne({
-              model,
-              lensId,
-              provider: providers.get(model.provider),
-              providers,
-              lens: lensById.get(lensId),
-              options,
-              workspace,
-              prompt,
-              onEvent,
-              clock,
-              secrets,
-            }),
+          async () =>
+            settle(
+              (await budgetSkip(model, lensId, capReached)) ??
+                (await runOne({
+                  model,
+                  lensId,
+                  provider: providers.get(model.provider),
+                  providers,
+                  lens: lensById.get(lensId),
+                  options,
+                  workspace,
+                  prompt,
+                  onEvent,
+                  clock,
+                  secrets,
+                }).catch(failed)),
+            ),
           options.signal,
         )
-        .catch((error: unknown) => {
-          if (!options.signal.aborted) options.onLensError?.(model.id, lensId, error);
-          return cancelledOrFailed(model, lensId, error, options.signal);
-        });
-      const report = redactReport(raw, secrets);
-      countUsage(report);
+        // Not started: the round was stopped while the lens waited for its slot.
+        .catch((error: unknown) => settle(failed(error)));
       onEvent(reportEvent(report, clock.now()));
       await options.onLensReport?.(report);
       return report;
@@ -264,6 +316,16 @@ function cancelledOrFailed(
   return signal.aborted
     ? { ...report, outcome: "cancelled", failure: publicCancelReason(signal.reason) }
     : report;
+}
+
+/** The lens's skipped report when a budget cap has been reached; undefined lets it start. */
+async function budgetSkip(
+  model: ModelConfig,
+  lens: string,
+  capReached: () => Promise<string | null>,
+): Promise<LensReport | undefined> {
+  const cap = await capReached();
+  return cap === null ? undefined : skippedReport(model, lens, `budget reached — ${cap}`);
 }
 
 /** A lens never started: no text, no findings, no verdict; the reason says why. */

@@ -1,4 +1,4 @@
-import type { UsageFigures } from "../accounting/index.js";
+import type { BudgetNote, UsageFigures } from "../accounting/index.js";
 import type { Verdict } from "../findings/index.js";
 import type { FullReviewReason } from "./change-set.js";
 
@@ -91,6 +91,11 @@ export interface RoundStatus {
    * head, or the whole PR and why. The board says which.
    */
   scope?: ScopeStatus;
+  /**
+   * The budget's mark on the round: the cap that kept lenses from starting, the downshift of a
+   * large change. Absent when the round ran its whole plan.
+   */
+  budget?: BudgetNote;
   /** Known once the snapshot is taken; listed when the round ends. */
   notReviewed: NotReviewed[];
   /** True once every reviewer has finished (or the round ended early). */

@@ -5,6 +5,13 @@ import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import {
+  installationSpendParams,
+  installationSpendSql,
+  type ModelSpend,
+  type ModelSpendRow,
+  modelSpendFromRow,
+} from "./installation-spend.js";
 import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
@@ -467,6 +474,18 @@ export class PostgresRunStore implements RunStore {
       [roundId],
     );
     return rows.map(challengeFromRow);
+  }
+
+  async installationSpend(
+    installationId: number,
+    since: Date,
+    exceptRound?: string,
+  ): Promise<ModelSpend[]> {
+    const { rows } = await this.pool.query<ModelSpendRow>(
+      installationSpendSql("postgres"),
+      installationSpendParams("postgres", installationId, since, exceptRound),
+    );
+    return rows.map(modelSpendFromRow);
   }
 
   async markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void> {

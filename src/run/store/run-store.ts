@@ -2,6 +2,7 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import type { ModelSpend } from "./installation-spend.js";
 import type { ScoreboardRows } from "./scoreboard-rows.js";
 
 /** A repository (the one a round is about), as GitHub's payloads spell it; compared exactly. */
@@ -251,6 +252,17 @@ export interface RunStore {
   saveChallenge(roundId: string, record: ChallengeRecord): Promise<void>;
   /** The round's ended challenges, in the order they were saved: a resumed round does not ask again. */
   challenges(roundId: string): Promise<ChallengeRecord[]>;
+
+  /**
+   * What the installation's model work spent since `since`, per model: lens runs that ended
+   * and challenges saved since then, in every repository, `exceptRound`'s own left out (a
+   * running round counts its own). The daily budget caps read it as each lens starts.
+   */
+  installationSpend(
+    installationId: number,
+    since: Date,
+    exceptRound?: string,
+  ): Promise<ModelSpend[]>;
 
   /**
    * Records a publishing step of the round: `intent` just before its GitHub call, `done` once

@@ -5,6 +5,13 @@ import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import {
+  installationSpendParams,
+  installationSpendSql,
+  type ModelSpend,
+  type ModelSpendRow,
+  modelSpendFromRow,
+} from "./installation-spend.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import type {
@@ -477,6 +484,17 @@ export class SqliteRunStore implements RunStore {
       )
       .all(roundId);
     return rows.map(challengeFromRow);
+  }
+
+  async installationSpend(
+    installationId: number,
+    since: Date,
+    exceptRound?: string,
+  ): Promise<ModelSpend[]> {
+    return this.database
+      .prepare<(number | string)[], ModelSpendRow>(installationSpendSql("sqlite"))
+      .all(...installationSpendParams("sqlite", installationId, since, exceptRound))
+      .map(modelSpendFromRow);
   }
 
   async markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void> {

@@ -11,6 +11,7 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
+import { runStoreContractSpend } from "./contract/spend.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
 
 let server: TestPostgres | undefined;
@@ -33,4 +34,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractChallenges(backend);
   runStoreContractFeedback(backend);
   runStoreContractPublishSteps(backend);
+  runStoreContractSpend(backend);
 });

@@ -6,6 +6,7 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
+import { runStoreContractSpend } from "./contract/spend.js";
 import { sqliteStoreBackend } from "./helpers/sqlite-store-backend.js";
 
 // The shared RunStore contract; SQLite's own concerns (files, processes, migrations) have their own tests.
@@ -17,4 +18,5 @@ describe("SqliteRunStore", () => {
   runStoreContractChallenges(sqliteStoreBackend);
   runStoreContractFeedback(sqliteStoreBackend);
   runStoreContractPublishSteps(sqliteStoreBackend);
+  runStoreContractSpend(sqliteStoreBackend);
 });

@@ -1,0 +1,49 @@
+import type { BudgetConfig } from "../config/index.js";
+import type { UsageFigures } from "./usage-figures.js";
+
+/** Why a round ran less than its plan, in words the board, the consensus and the check show. */
+export interface BudgetNote {
+  /** The cap that kept lenses from starting: "round cap of 200,000 tokens". */
+  reached?: string;
+  /** Set with `reached` when the cross-examination was not run for it. */
+  crossExaminationSkipped?: boolean;
+  /** The downshift a large change got: "large change (1,234 lines): security, correctness only". */
+  downshift?: string;
+}
+
+/** What has been spent, as a cap sees it: this round's, and the installation's today (this round's included). */
+export interface BudgetSpend {
+  round: UsageFigures;
+  /** Absent when no daily figure is known (the CLI): daily caps are not checked then. */
+  today?: UsageFigures;
+}
+
+const count = new Intl.NumberFormat("en-US");
+
+/**
+ * The first cap the spend has reached, in words; null while every cap has room. Tokens are
+ * input (cached included) plus output. A cost the figures cannot give (a model without a price)
+ * does not reach the cost cap: the config refuses a cost cap without every model priced.
+ */
+export function budgetReached(
+  budget: Pick<BudgetConfig, "roundTokens" | "dailyTokens" | "dailyCostUsd">,
+  spend: BudgetSpend,
+): string | null {
+  const tokens = (figures: UsageFigures) => figures.inputTokens + figures.outputTokens;
+  if (budget.roundTokens !== undefined && tokens(spend.round) >= budget.roundTokens) {
+    return `round cap of ${count.format(budget.roundTokens)} tokens`;
+  }
+  const today = spend.today;
+  if (today === undefined) return null;
+  if (budget.dailyTokens !== undefined && tokens(today) >= budget.dailyTokens) {
+    return `daily cap of ${count.format(budget.dailyTokens)} tokens`;
+  }
+  if (
+    budget.dailyCostUsd !== undefined &&
+    today.costUsd !== null &&
+    today.costUsd >= budget.dailyCostUsd
+  ) {
+    return `daily cap of $${budget.dailyCostUsd.toFixed(2)}`;
+  }
+  return null;
+}

@@ -1,0 +1,73 @@
+import type { Usage } from "../../llm/index.js";
+
+/** One model's summed usage over some rounds: what the daily budget caps count. */
+export interface ModelSpend {
+  model: string;
+  usage: Usage;
+}
+
+/** A row of installationSpendSql: sums as the driver gives them (PostgreSQL: numeric text). */
+export interface ModelSpendRow {
+  model: string;
+  input_tokens: number | string | null;
+  cached_input_tokens: number | string | null;
+  cache_write_tokens: number | string | null;
+  output_tokens: number | string | null;
+}
+
+/**
+ * The installation's spend since a time, per model: the lens runs that ended since then (their
+ * report keeps the cache writes, which have no column) and the challenges (cross-examination and
+ * re-checks) saved since then, every repository, one round left out. Parameters, in order:
+ * installation id, since (epoch ms), the round left out — bound twice, once per table; `?` or
+ * `$n` by dialect.
+ */
+export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
+  const p = dialect === "sqlite" ? (_: number) => "?" : (index: number) => `$${index}`;
+  const cacheWrites =
+    dialect === "sqlite"
+      ? "COALESCE(json_extract(l.report, '$.usage.cacheWriteTokens'), 0)"
+      : "COALESCE((l.report::jsonb #>> '{usage,cacheWriteTokens}')::bigint, 0)";
+  return `SELECT model, SUM(input_tokens) AS input_tokens,
+      SUM(cached_input_tokens) AS cached_input_tokens,
+      SUM(cache_write_tokens) AS cache_write_tokens, SUM(output_tokens) AS output_tokens
+    FROM (
+      SELECT l.model AS model, l.input_tokens AS input_tokens,
+        l.cached_input_tokens AS cached_input_tokens, ${cacheWrites} AS cache_write_tokens,
+        l.output_tokens AS output_tokens
+      FROM lens_runs l JOIN rounds r ON r.id = l.round_id
+      WHERE r.installation_id = ${p(1)} AND l.finished_at >= ${p(2)} AND r.id <> ${p(3)}
+      UNION ALL
+      SELECT c.model, COALESCE(c.input_tokens, 0), COALESCE(c.cached_input_tokens, 0),
+        COALESCE(c.cache_write_tokens, 0), COALESCE(c.output_tokens, 0)
+      FROM round_challenges c JOIN rounds r ON r.id = c.round_id
+      WHERE r.installation_id = ${p(dialect === "sqlite" ? 4 : 1)}
+        AND c.saved_at >= ${p(dialect === "sqlite" ? 5 : 2)}
+        AND r.id <> ${p(dialect === "sqlite" ? 6 : 3)}
+    ) spend
+    GROUP BY model ORDER BY model`;
+}
+
+/** The parameters of installationSpendSql for each dialect. */
+export function installationSpendParams(
+  dialect: "sqlite" | "postgres",
+  installationId: number,
+  since: Date,
+  exceptRound: string | undefined,
+): (number | string)[] {
+  const once = [installationId, since.getTime(), exceptRound ?? ""];
+  return dialect === "sqlite" ? [...once, ...once] : once;
+}
+
+export function modelSpendFromRow(row: ModelSpendRow): ModelSpend {
+  const tokens = (value: number | string | null) => Number(value ?? 0);
+  return {
+    model: row.model,
+    usage: {
+      inputTokens: tokens(row.input_tokens),
+      cachedInputTokens: tokens(row.cached_input_tokens),
+      cacheWriteTokens: tokens(row.cache_write_tokens),
+      outputTokens: tokens(row.output_tokens),
+    },
+  };
+}
