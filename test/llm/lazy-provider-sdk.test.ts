@@ -45,7 +45,14 @@ describe("provider SDKs are loaded when a model of their type first speaks", () 
     );
     build(
       { id: "claude", provider: "anthropic", model: "claude-test" },
-      { name: "anthropic", type: "anthropic", baseURL: "http://127.0.0.1:9", apiKeyEnv: "KEY" },
+      {
+        name: "anthropic",
+        type: "anthropic",
+        baseURL: "http://127.0.0.1:9",
+        apiKeyEnv: "KEY",
+        maxOutputTokens: 4096,
+        promptCaching: false,
+      },
     );
     expect([...loaded]).toEqual([]);
     expect(openai).toMatchObject({ kind: "chat", provider: "openai", modelId: "gpt-board" });
@@ -63,7 +70,14 @@ describe("provider SDKs are loaded when a model of their type first speaks", () 
     expect(() =>
       build(
         { id: "claude", provider: "anthropic", model: "claude-test" },
-        { name: "anthropic", type: "anthropic", apiKeyEnv: "MISSING_KEY" },
+        {
+          name: "anthropic",
+          type: "anthropic",
+          baseURL: "http://127.0.0.1:9",
+          apiKeyEnv: "MISSING_KEY",
+          maxOutputTokens: 4096,
+          promptCaching: false,
+        },
       ),
     ).toThrow("anthropic: the API key variable MISSING_KEY is not set");
   });

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import type pg from "pg";
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import { type Clock, sleep, systemClock, waitAtMost } from "../../time/index.js";
 import { MAX_ROUND_ATTEMPTS } from "../round-attempts.js";
 import { migrations } from "../store/migrations.js";
@@ -100,7 +101,9 @@ export class PgBossWorkQueue implements WorkQueue {
       onIdleError: (error) => onError(error, "idle connection"),
     });
     const target = describePostgresTarget(options.url);
-    const boss = new PgBoss({
+    // Required here, not at start-up: a deployment on SQLite never loads pg-boss.
+    const PgBossClass = createRequire(import.meta.url)("pg-boss") as typeof PgBoss;
+    const boss = new PgBossClass({
       connectionString: options.url,
       schema: options.schema ?? "pgboss",
       application_name: "gadfly-pg-boss",

@@ -1,5 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import type { Clock } from "../../time/index.js";
+import { loadPg } from "../store/postgres-pool.js";
 
 /** The channel `WorkQueue.cancel` notifies; the payload is `{"roundId","reason"}`. */
 export const CANCEL_CHANNEL = "gadfly_round_cancel";
@@ -46,7 +47,7 @@ export class PostgresCancellationListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       connectionString: this.options.url,
       application_name: "gadfly-cancellations",
     });

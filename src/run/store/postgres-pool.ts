@@ -1,4 +1,11 @@
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
+
+// `pg` is required when a pool is first made, not at start-up: a deployment on SQLite never
+// loads it (with pg-boss, some 30 MB of a process's memory).
+const require = createRequire(import.meta.url);
+/** The `pg` module, loaded at the first call. */
+export const loadPg = (): typeof pg => require("pg") as typeof pg;
 
 export interface PostgresPoolOptions {
   /** `postgres://user:password@host:port/database`; the password never reaches a message. */
@@ -21,7 +28,8 @@ const INT8_OID = 20;
  * set on this pool only, never globally, so other users of `pg` are unaffected.
  */
 export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
-  const pool = new pg.Pool({
+  const { Pool, types } = loadPg();
+  const pool = new Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
@@ -30,7 +38,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         oid === INT8_OID
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+          : types.getTypeParser(oid, format ?? "text")) as typeof types.getTypeParser,
     },
   });
   // Without a listener an idle client's error would crash the process.
