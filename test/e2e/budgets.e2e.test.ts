@@ -1,0 +1,161 @@
+import { writeFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LensFinding } from "../../src/findings/schema.js";
+import { MARKERS } from "../../src/render/markers.js";
+import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
+import {
+  type RunningApp,
+  type Stack,
+  startApp,
+  startStack,
+  WEBHOOK_SECRET,
+  waitFor,
+} from "./harness.js";
+import { routeReviews } from "./route-reviews.js";
+
+const REPO = { owner: "octo-org", repo: "lookup" };
+const base = Array.from(
+  { length: 20 },
+  (_, index) => `export const value${index + 1} = ${index + 1};`,
+);
+const head = [...base];
+head[9] = 'export const query = (name) => "SELECT * FROM users WHERE name = \'" + name + "\'";';
+
+const injection: LensFinding = {
+  file: "src/db.js",
+  line: 10,
+  endLine: 10,
+  severity: "high",
+  confidence: "high",
+  title: "SQL injection: `query` concatenates `name` into the SQL text",
+  body: "Use a parameterised query instead of concatenating `name`.",
+};
+
+const ROUND_CAP = "round cap of 1,000 tokens";
+const DAILY_CAP = "daily cap of 1,000 tokens";
+
+/**
+ * Budgets against the running app: one reviewer slot, so lenses start one after another; a
+ * round cap of 1,000 tokens lets the first lens run (nothing spent yet) and keeps every other
+ * from starting — never sent to a model — while the round still publishes its consensus, its
+ * inline review and its check, each saying the review is partial and why. The next pull
+ * request of the installation finds the day's cap (1,000 tokens) already spent by the first,
+ * through the store, and starts no lens at all.
+ */
+describe("budgets", { timeout: 120_000 }, () => {
+  let stack: Stack;
+  let app: RunningApp;
+  let router: ReturnType<typeof routeReviews>;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    router = routeReviews(stack, {
+      "[capped]": { findings: (_model, lens) => (lens === "security" ? [injection] : []) },
+      "[daily]": { findings: () => [] },
+    });
+    await writeFile(
+      stack.configPath,
+      [
+        "providers:",
+        "  - name: ollama-cloud",
+        "    type: ollama",
+        `    host: ${stack.ollama.url}`,
+        "models:",
+        '  - { id: "glm-5.2:cloud", provider: ollama-cloud }',
+        '  - { id: "kimi-k2.6:cloud", provider: ollama-cloud }',
+        "review:",
+        "  lenses: [security, correctness]",
+        "  concurrency: 1",
+        "  maxTurns: 6",
+        "  timeoutSeconds: 60",
+        "  debounceSeconds: 0",
+        "budget:",
+        "  roundTokens: 1000",
+        "  dailyTokens: 1000",
+        "",
+      ].join("\n"),
+    );
+    stack.github.addRepo({
+      owner: REPO.owner,
+      name: REPO.repo,
+      files: { "src/db.js": `${base.join("\n")}\n` },
+    });
+    app = await startApp(stack);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await stack?.close();
+  });
+
+  const own = (pr: PullRequestSnapshot, marker: string) =>
+    stack.github
+      .comments(pr)
+      .filter((comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(marker));
+
+  async function reviewed(title: string): Promise<PullRequestSnapshot> {
+    const pr = stack.github.addPullRequest({
+      ...REPO,
+      title,
+      files: [{ path: "src/db.js", base: `${base.join("\n")}\n`, head: `${head.join("\n")}\n` }],
+    });
+    await deliver(app.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
+    await waitFor(
+      () => stack.github.checkRuns(pr.headSha).some((check) => check.status === "completed"),
+      60_000,
+    );
+    await waitFor(() => own(pr, MARKERS.consensus).length === 1);
+    return pr;
+  }
+
+  it("a round cap: the lenses not started are skipped, never sent, and the round publishes saying so", async () => {
+    const pr = await reviewed("Look users up by name [capped]");
+
+    // Only the first lens reached a model; the other three were never sent.
+    expect([...router.calls("[capped]").keys()]).toEqual(["glm-5.2:cloud/security"]);
+    expect(stack.ollama.requests.every((request) => request.model === "glm-5.2:cloud")).toBe(true);
+
+    const skip = `skipped: budget reached — ${ROUND_CAP}`;
+    const board = own(pr, MARKERS.statusBoard)[0]?.body ?? "";
+    expect(board).toContain(
+      `⏭️ **Partial: budget reached** — ${ROUND_CAP}: lenses not yet started were skipped and the cross-examination was not run`,
+    );
+    expect(board).toContain(
+      "#### `glm-5.2:cloud` · ollama-cloud — ⏭️ partial (1/2 done, 1 skipped)",
+    );
+    expect(board).toContain(`- ⏭️ **correctness** — ${skip}`);
+    expect(board).toContain("#### `kimi-k2.6:cloud` · ollama-cloud — ⏭️ skipped");
+    expect(board.match(new RegExp(skip, "g"))).toHaveLength(3);
+
+    const check = stack.github.checkRuns(pr.headSha)[0];
+    expect(check?.conclusion).toBe("neutral");
+    expect(check?.output?.title).toBe(
+      `Significant issues (partial: budget reached — ${ROUND_CAP}; 3 of 4 lens reviews skipped)`,
+    );
+
+    // The rest of the round as usual: the consensus with the finding, the inline review.
+    const consensus = own(pr, MARKERS.consensus)[0]?.body ?? "";
+    expect(consensus).toContain(`⏭️ **Partial: budget reached** — ${ROUND_CAP}`);
+    expect(consensus).toContain("SQL injection");
+    const reviews = stack.github.reviews(pr);
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]?.comments.length).toBe(1);
+  });
+
+  it("a daily cap: the installation's spend today, read from the store, keeps the next round from starting any lens", async () => {
+    const before = stack.ollama.requests.length;
+    const pr = await reviewed("Look users up by name, again [daily]");
+
+    expect(router.total("[daily]")).toBe(0);
+    expect(stack.ollama.requests.length).toBe(before);
+    const board = own(pr, MARKERS.statusBoard)[0]?.body ?? "";
+    expect(board).toContain(`⏭️ **Partial: budget reached** — ${DAILY_CAP}`);
+    expect(board.match(new RegExp(`skipped: budget reached — ${DAILY_CAP}`, "g"))).toHaveLength(4);
+    expect(stack.github.checkRuns(pr.headSha)[0]?.output?.title).toBe(
+      `No model completed the review (partial: budget reached — ${DAILY_CAP})`,
+    );
+    expect(own(pr, MARKERS.consensus)[0]?.body ?? "").toContain(
+      `⏭️ **Partial: budget reached** — ${DAILY_CAP}`,
+    );
+  });
+});
