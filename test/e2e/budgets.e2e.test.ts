@@ -159,3 +159,95 @@ describe("budgets", { timeout: 120_000 }, () => {
     );
   });
 });
+
+/**
+ * A downshift against the running app: a 60-line change is above `aboveChangedLines: 50`, so
+ * the round runs only security on kimi — the other model and lens are never sent — and the
+ * board, the consensus and the check say so.
+ */
+describe("budget.downshift", { timeout: 120_000 }, () => {
+  let stack: Stack;
+  let app: RunningApp;
+  let router: ReturnType<typeof routeReviews>;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    router = routeReviews(stack, {
+      "[large]": { findings: (_model, lens) => (lens === "security" ? [injection] : []) },
+    });
+    await writeFile(
+      stack.configPath,
+      [
+        "providers:",
+        "  - name: ollama-cloud",
+        "    type: ollama",
+        `    host: ${stack.ollama.url}`,
+        "models:",
+        '  - { id: "glm-5.2:cloud", provider: ollama-cloud }',
+        '  - { id: "kimi-k2.6:cloud", provider: ollama-cloud }',
+        "review:",
+        "  lenses: [security, correctness]",
+        "  maxTurns: 6",
+        "  timeoutSeconds: 60",
+        "  debounceSeconds: 0",
+        "budget:",
+        '  downshift: { aboveChangedLines: 50, lenses: [security], models: ["kimi-k2.6:cloud"] }',
+        "",
+      ].join("\n"),
+    );
+    stack.github.addRepo({
+      owner: REPO.owner,
+      name: REPO.repo,
+      files: { "src/db.js": `${base.join("\n")}\n` },
+    });
+    app = await startApp(stack);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await stack?.close();
+  });
+
+  it("runs only the downshift's lenses and models above the size, and says so", async () => {
+    const added = Array.from(
+      { length: 59 },
+      (_, index) => `export const extra${index} = ${index};`,
+    );
+    const pr = stack.github.addPullRequest({
+      ...REPO,
+      title: "Look users up by name, and much more [large]",
+      files: [
+        {
+          path: "src/db.js",
+          base: `${base.join("\n")}\n`,
+          head: `${[...head, ...added].join("\n")}\n`,
+        },
+      ],
+    });
+    await deliver(app.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
+    await waitFor(
+      () => stack.github.checkRuns(pr.headSha).some((check) => check.status === "completed"),
+      60_000,
+    );
+    const own = (marker: string) =>
+      stack.github
+        .comments(pr)
+        .filter(
+          (comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(marker),
+        );
+    await waitFor(() => own(MARKERS.consensus).length === 1);
+
+    expect([...router.calls("[large]").keys()]).toEqual(["kimi-k2.6:cloud/security"]);
+    const note = "large change (61 lines): security on kimi-k2.6:cloud only";
+    const line = `📉 Downshifted for a ${note} — \`budget.downshift\`.`;
+    const board = own(MARKERS.statusBoard)[0]?.body ?? "";
+    expect(board).toContain(line);
+    expect(board).not.toContain("glm-5.2:cloud");
+    const consensus = own(MARKERS.consensus)[0]?.body ?? "";
+    expect(consensus).toContain(line);
+    expect(consensus).toContain("consensus across 1 model");
+    expect(stack.github.checkRuns(pr.headSha)[0]?.output?.title).toBe(
+      `Significant issues (partial: ${note})`,
+    );
+  });
+});
