@@ -34,6 +34,7 @@ import {
 } from "../../src/llm/providers/replay/schema.js";
 import { writeRecording } from "../../src/llm/providers/replay/write-recording.js";
 import { challengeSessionLens } from "../../src/run/cross-examination-phase.js";
+import { fallbackSessionLens } from "../../src/run/review-lens-chain.js";
 
 const GLM = "glm-5.2:cloud";
 const KIMI = "kimi-k2.6:cloud";
@@ -656,17 +657,12 @@ VERDICT: Significant issues`,
       ],
     },
     performance: {
+      // The failover: an empty answer, and an empty answer to the repair prompt. The second
+      // empty answer fails the model for this lens, and the lens goes on on its fallback
+      // (gpt-5.1's `fallbacks` in gadfly.config.yml; the session is in fallbackSessions).
       kind: "chat",
-      review: [
-        { tools: [read(HANDLER_FILE)] },
-        {
-          text: answer(
-            "Per event: one HMAC-SHA256 over a body of a few kilobytes, one `JSON.parse`, one `Set` lookup. No loops over data, no I/O beyond the existing invoice update. No performance concerns in this change.",
-            "No material issues found",
-            [],
-          ),
-        },
-      ],
+      review: [{ text: "" }],
+      repair: "",
     },
     "error-handling": {
       kind: "chat",
@@ -752,6 +748,31 @@ Three problems, in order of impact:
     },
   },
 };
+
+// ---------------------------------------------------------------- failover
+
+/** Lenses a planned model failed and a fallback answered, each a session of the fallback's. */
+const fallbackSessions: { planned: string; fallback: string; lens: string; session: Session }[] =
+  [
+    {
+      planned: GPT,
+      fallback: GLM,
+      lens: "performance",
+      session: {
+        kind: "chat",
+        review: [
+          { tools: [read(HANDLER_FILE)] },
+          {
+            text: answer(
+              "Per event: one HMAC-SHA256 over a body of a few kilobytes, one `JSON.parse`, one `Set` lookup. No loops over data, no I/O beyond the existing invoice update. No performance concerns in this change.",
+              "No material issues found",
+              [],
+            ),
+          },
+        ],
+      },
+    },
+  ];
 
 // ---------------------------------------------------------------- the cross-examination
 
@@ -1021,6 +1042,14 @@ for (const [modelId, lenses] of Object.entries(sessions)) {
     );
     written += 1;
   }
+}
+for (const { planned, fallback, lens, session } of fallbackSessions) {
+  const name = fallbackSessionLens(lens, planned);
+  await writeRecording(
+    recordingPath(directory, fallback, name),
+    toRecording(fallback, name, session),
+  );
+  written += 1;
 }
 for (const { finding, answers } of challenges) {
   const lens = challengeSessionLens(fingerprint(finding.file, finding.title));

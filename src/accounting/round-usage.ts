@@ -61,7 +61,9 @@ export function roundUsage(input: {
     usage.total = addUsageFigures(usage.total, figures);
   };
   for (const report of input.reports) {
-    const price = pricing[report.model];
+    // A lens a fallback answered was spent by the fallback, at its price.
+    const spender = report.answeredBy ?? report.model;
+    const price = pricing[spender];
     const verify = report.verifyUsage ?? NONE;
     const verifyMs = report.verifyDurationMs ?? 0;
     const review = usageFigures(
@@ -70,7 +72,7 @@ export function roundUsage(input: {
       price,
     );
     const verified = usageFigures(verify, verifyMs, price);
-    const usage = entry(report.model);
+    const usage = entry(spender);
     add(usage, "review", review);
     add(usage, "verify", verified);
     usage.lenses.push({ lens: report.lens, usage: addUsageFigures(review, verified) });

@@ -63,6 +63,8 @@ function lensReport(report: LensReport): JsonLensReport {
     turns: report.turns,
     recovered: report.recovered,
     usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens },
+    answeredBy: report.answeredBy ?? null,
+    failovers: (report.failovers ?? []).map(({ from, to, reason }) => ({ from, to, reason })),
     text: report.text,
   };
 }

@@ -165,6 +165,8 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
     const timed = { timed: options.timed !== false };
     const lines = ["", paint("Usage (estimated from the tokens the providers reported)", "bold")];
     for (const model of usage.models) {
+      // As on the board: a model that spent nothing (an agent CLI reports no tokens) has no line.
+      if (model.total.inputTokens + model.total.outputTokens === 0) continue;
       lines.push(`  ${safe(model.model)}: ${usageLine(model.total, timed)}`);
       for (const phase of USAGE_PHASES) {
         const figures = model.phases[phase];
@@ -190,6 +192,12 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
       if (overLimit > 0) {
         lines.push(
           `    ${paint(`${safe(lens.lens)}: ${plural(overLimit, "more finding")} dropped (limit ${MAX_FINDINGS_PER_LENS} per lens)`, "yellow")}`,
+        );
+      }
+      // A lens that went on along the model's failover chain says where, and why.
+      for (const hop of lens.failovers ?? []) {
+        lines.push(
+          `    ${paint(`${safe(lens.lens)}: ${safe(hop.from)} → ${safe(hop.to)}: ${safe(hop.reason)}`, "dim")}`,
         );
       }
       if (lens.outcome === "done") continue;

@@ -50,6 +50,10 @@ export const JsonLensReport = z.strictObject({
     inputTokens: z.number().int().nonnegative(),
     outputTokens: z.number().int().nonnegative(),
   }),
+  /** The fallback model that answered the lens after this model failed it; null when it answered itself. */
+  answeredBy: z.string().nullable(),
+  /** Each hop along the model's failover chain, in order: from, to, and the short reason. */
+  failovers: z.array(z.strictObject({ from: z.string(), to: z.string(), reason: z.string() })),
   /** The lens's published text (markdown). */
   text: z.string(),
 });

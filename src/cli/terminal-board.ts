@@ -171,7 +171,15 @@ function liveLensDetail(lens: LensStatus): string {
   return plainLensDetail(lens);
 }
 
+/** The lens's state, then each failover hop, as the status board says it: "done · a → b: 503". */
 function plainLensDetail(lens: LensStatus): string {
+  const hops = (lens.failovers ?? []).map(
+    (hop) => `${safe(hop.from)} → ${safe(hop.to)}: ${safe(hop.reason)}`,
+  );
+  return [stateOf(lens), ...hops].join(" · ");
+}
+
+function stateOf(lens: LensStatus): string {
   switch (lens.state) {
     case "queued":
     case "running":

@@ -67,6 +67,14 @@ export async function reviewLensChain(input: ReviewLensChainInput): Promise<Lens
   throw new Error("empty failover chain");
 }
 
+/**
+ * What a fallback's session of `plannedModelId`'s lens is named for recording and replay
+ * (`security-fallback-for-glm-5.2:cloud`): its own review of the lens is another session.
+ */
+export function fallbackSessionLens(lensId: string, plannedModelId: string): string {
+  return `${lensId}-fallback-for-${plannedModelId}`;
+}
+
 /** One model's try at the lens; `onFailure` gets the error behind a failed report. */
 async function attempt(
   input: ReviewLensChainInput,
@@ -82,9 +90,12 @@ async function attempt(
     return failedReport(model, lensId, publicFailureReason(error));
   };
   if (provider === undefined) return fail(new Error(`unknown provider ${candidate.provider}`));
+  // A fallback's try is a session of its own: recorded and replayed under its own name, never
+  // over the fallback's own review of this lens.
+  const session = candidate.id === model.id ? lensId : fallbackSessionLens(lensId, model.id);
   let languageModel: LanguageModel;
   try {
-    languageModel = build(options.createModel, candidate, provider, lensId, options);
+    languageModel = build(options.createModel, candidate, provider, session, options);
   } catch (error) {
     return fail(error);
   }

@@ -24,6 +24,24 @@ describe("usageFigures", () => {
 });
 
 describe("roundUsage", () => {
+  it("counts a lens a fallback answered as the fallback's spend, at the fallback's price", () => {
+    const usage = roundUsage({
+      reports: [
+        {
+          ...lensReport({ model: "a", lens: "performance" }),
+          answeredBy: "b",
+          failovers: [{ from: "a", to: "b", reason: "503" }],
+          usage: { inputTokens: 1_000, outputTokens: 100 },
+        },
+      ],
+      pricing: { a: PRICE, b: { input: 1, output: 1 } },
+    });
+    expect(usage.models.map((model) => [model.model, model.total.inputTokens])).toEqual([
+      ["b", 1_000],
+    ]);
+    expect(usage.total.costUsd).toBeCloseTo(1_100 / 1e6, 12);
+  });
+
   it("splits each lens into review and verify, adds challenges, and sums per model and round", () => {
     const reports = [
       {

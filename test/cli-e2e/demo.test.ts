@@ -143,6 +143,45 @@ describe("gadfly review --demo", () => {
     expect(recoveredElsewhere).toEqual([`${GLM} correctness`]);
   });
 
+  it("fails a lens over to the model's fallback and shows the hop", () => {
+    // gpt-5.1 answers its performance lens empty twice; its `fallbacks` take the lens on.
+    const performance = lensOf(GPT, "performance");
+    expect(performance).toMatchObject({
+      outcome: "done",
+      verdict: "No material issues found",
+      answeredBy: GLM,
+      failovers: [{ from: GPT, to: GLM, reason: "empty completion twice" }],
+    });
+    // The fallback's session is its own recording, not glm's own performance review.
+    expect(lensOf(GLM, "performance").findings.map((finding) => finding.title)).toEqual([
+      "Replay window compares milliseconds with seconds",
+    ]);
+    // The progress lines say where the lens went, and why.
+    expect(jsonRun.stderr).toContain(
+      `${GPT} · performance — done: No material issues found · ${GPT} → ${GLM}: empty completion twice`,
+    );
+    // No lens hopped but that one.
+    const hops = report.models.flatMap((model) =>
+      model.lenses.flatMap((lens) => lens.failovers.map((hop) => `${hop.from} → ${hop.to}`)),
+    );
+    expect(hops).toEqual([`${GPT} → ${GLM}`]);
+  });
+
+  it("says what the run spent: tokens per model and phase, a cost for priced models, no durations on replay", () => {
+    const usage = report.usage;
+    if (usage === undefined) throw new Error("no usage");
+    // The fallback's session is glm's spend, not gpt-5.1's.
+    const glm = usage.models.find((model) => model.model === GLM);
+    expect(glm?.priced).toBe(true);
+    expect(glm?.phases.crossExamination.inputTokens).toBeGreaterThan(0);
+    expect(usage.total.durationMs).toBeNull();
+    // opus (an agent CLI) reports no usage and has no price: it spent nothing counted.
+    expect(usage.models.find((model) => model.model === OPUS)?.total.inputTokens).toBe(0);
+    expect(usage.total.costUsd).toBeGreaterThan(0);
+    const sum = usage.models.reduce((total, model) => total + model.total.inputTokens, 0);
+    expect(usage.total.inputTokens).toBe(sum);
+  });
+
   it("reports the lens that never produced a findings block as failed, never clean", () => {
     const security = lensOf(KIMI, "security");
     expect(security.outcome).toBe("failed");
