@@ -20,7 +20,6 @@ import type { RunStore, StoredRound } from "../run/store/index.js";
 import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import type { Clock } from "../time/index.js";
-import { applyFeedback } from "./apply-feedback.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
 import { findOwnCheckRun } from "./find-own-check-run.js";
@@ -299,6 +298,7 @@ async function runRegistered(
       resumed: prepared.resumed,
       skip,
       clock: deps.clock,
+      onStatus: (next) => {
       // The daily caps count the installation's other rounds since 00:00 UTC; this round counts
       // its own as it goes.
       dailySpend: async () =>
@@ -311,7 +311,6 @@ async function runRegistered(
           ),
           ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
         }).total,
-      onStatus: (next) => {
         // A shutdown aborts lenses only to resume them later: the board keeps showing them
         // running rather than cancelled (and the round as unfinished). After a lost job,
         // the board is another worker's.
@@ -367,13 +366,6 @@ async function runRegistered(
       return;
     }
 
-    // What people said of the findings (reactions, dismissals; learn: repo) shapes what goes out.
-    const consensus = await applyFeedback(
-      octokit,
-      result.consensus,
-      { round, learn: plan.learn === "repo" },
-      deps,
-    );
     // 5. Publish: consensus comment, inline review, check; then the board's last edit.
     // Each step first asks whether the round must stop: a push landing while this round
     // publishes ends it cancelled with nothing more posted.
@@ -382,7 +374,7 @@ async function runRegistered(
         octokit,
         {
           round,
-          consensus,
+          consensus: result.consensus,
           files: result.change.files,
           render,
           checkRunId,
@@ -448,8 +440,6 @@ async function runRegistered(
   }
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * An incremental round's re-checks are stored with its challenges (one kind of session, one
  * table), their fingerprints under this prefix so neither is mistaken for the other on resume.
@@ -458,6 +448,8 @@ const RECHECK_KEY = "recheck:";
 
 /** What the board says of a round's scope: counts and the SHA, not the files. */
 function scopeStatusOf(scope: ReviewScope, previousHeadSha: string | undefined): ScopeStatus {
+const DAY_MS = 86_400_000;
+
   if (scope.kind === "incremental") {
     return { kind: "incremental", since: scope.since, files: scope.files.length };
   }
