@@ -94,11 +94,11 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
       const skipped = model.lenses.find((lens) => lens.outcome === "skipped");
       return skipped === undefined ? [] : [{ id: model.model, reason: skipped.failure ?? "" }];
     }),
-    verdict: consensus.verdict,
-    findingCount: consensus.clusters.length,
     budgetReached: consensus.budget?.reached ?? null,
     budgetSkippedCrossExamination: consensus.budget?.crossExaminationSkipped === true,
     downshift: consensus.budget?.downshift ?? null,
+    verdict: consensus.verdict,
+    findingCount: consensus.clusters.length,
     multiModelCount: multiModel.count,
     multiModel,
     singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
