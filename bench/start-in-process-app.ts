@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import pino from "pino";
 import { Probot, Server } from "probot";
 import { loadLenses } from "../src/agent/index.js";
@@ -11,6 +10,7 @@ import { openRunStore } from "../src/run/store/index.js";
 import type { Clock } from "../src/time/index.js";
 import { OPENAI_KEY, type Stack, WEBHOOK_SECRET } from "../test/e2e/harness.js";
 import { probotCredentials } from "../test/fakes/fake-github/probot-credentials.js";
+import { freePort } from "../test/helpers/free-port.js";
 
 export interface InProcessApp {
   webhookUrl: string;
@@ -80,13 +80,4 @@ export async function startInProcessApp(
       await store.close();
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
