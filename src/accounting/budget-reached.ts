@@ -19,6 +19,7 @@ export interface BudgetSpend {
 }
 
 const count = new Intl.NumberFormat("en-US");
+const tokenCount = (tokens: number) => `${count.format(tokens)} token${tokens === 1 ? "" : "s"}`;
 
 /**
  * The first cap the spend has reached, in words; null while every cap has room. Tokens are
@@ -31,12 +32,12 @@ export function budgetReached(
 ): string | null {
   const tokens = (figures: UsageFigures) => figures.inputTokens + figures.outputTokens;
   if (budget.roundTokens !== undefined && tokens(spend.round) >= budget.roundTokens) {
-    return `round cap of ${count.format(budget.roundTokens)} tokens`;
+    return `round cap of ${tokenCount(budget.roundTokens)}`;
   }
   const today = spend.today;
   if (today === undefined) return null;
   if (budget.dailyTokens !== undefined && tokens(today) >= budget.dailyTokens) {
-    return `daily cap of ${count.format(budget.dailyTokens)} tokens`;
+    return `daily cap of ${tokenCount(budget.dailyTokens)}`;
   }
   if (
     budget.dailyCostUsd !== undefined &&

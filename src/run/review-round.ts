@@ -169,6 +169,19 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
   // yet started are skipped; once a cap is reached it stays reached for the round.
   let reached: string | null = null;
   const budget = plan.budget;
+  const markReached = (cap: string) => {
+    reached = cap;
+    // What follows the lenses is not started either (review-change.ts): the board says so.
+    const skipsMore = plan.crossExamination?.enabled === true;
+    status = {
+      ...status,
+      budget: {
+        ...status.budget,
+        reached,
+        ...(skipsMore ? { crossExaminationSkipped: true } : {}),
+      },
+    };
+  };
   const capReached = async (): Promise<string | null> => {
     if (reached !== null || budget === undefined) return reached;
     const round = roundUsage({ reports: ended, pricing: plan.pricing }).total;
@@ -177,21 +190,18 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
       daily && options.dailySpend !== undefined
         ? addUsageFigures(await options.dailySpend(), round)
         : undefined;
-    reached = budgetReached(budget, { round, ...(today === undefined ? {} : { today }) });
-    if (reached !== null) {
-      // What follows the lenses is not started either (review-change.ts): the board says so.
-      const skipsMore = plan.crossExamination?.enabled === true;
-      status = {
-        ...status,
-        budget: {
-          ...status.budget,
-          reached,
-          ...(skipsMore ? { crossExaminationSkipped: true } : {}),
-        },
-      };
-    }
-    return reached;
+    const cap = budgetReached(budget, { round, ...(today === undefined ? {} : { today }) });
+    if (cap !== null) markReached(cap);
+    return cap;
   };
+  // A round resumed after a restart keeps the cap its lenses were skipped for.
+  const restored = [...finished.values()].find(
+    (report) => report.outcome === "skipped" && report.failure?.startsWith(BUDGET_SKIP) === true,
+  );
+  if (restored?.failure != null) {
+    markReached(restored.failure.slice(BUDGET_SKIP.length));
+    publish();
+  }
 
   // Interleave models (lens-major order) so one slow provider does not hold every slot.
   const jobs = plan.lenses.flatMap((lensId) => plan.models.map((model) => ({ model, lensId })));
@@ -318,6 +328,9 @@ function cancelledOrFailed(
     : report;
 }
 
+/** How a lens skipped for the budget says so, the cap's words after it. */
+const BUDGET_SKIP = "budget reached — ";
+
 /** The lens's skipped report when a budget cap has been reached; undefined lets it start. */
 async function budgetSkip(
   model: ModelConfig,
@@ -325,7 +338,7 @@ async function budgetSkip(
   capReached: () => Promise<string | null>,
 ): Promise<LensReport | undefined> {
   const cap = await capReached();
-  return cap === null ? undefined : skippedReport(model, lens, `budget reached — ${cap}`);
+  return cap === null ? undefined : skippedReport(model, lens, `${BUDGET_SKIP}${cap}`);
 }
 
 /** A lens never started: no text, no findings, no verdict; the reason says why. */

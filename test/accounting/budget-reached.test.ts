@@ -38,7 +38,7 @@ describe("budgetReached", () => {
   it("names the round cap first when several are reached, and nothing without caps", () => {
     const all = { roundTokens: 1, dailyTokens: 1, dailyCostUsd: 0.01 };
     expect(budgetReached(all, { round: spent(5), today: spent(5, 0, 5) })).toBe(
-      "round cap of 1 tokens",
+      "round cap of 1 token",
     );
     expect(budgetReached({}, { round: spent(1e12), today: spent(1e12, 0, 1e9) })).toBeNull();
   });

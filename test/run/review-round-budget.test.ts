@@ -148,6 +148,29 @@ describe("reviewRound under a budget", () => {
     expect(outcomes.filter((line) => line.includes("budget reached"))).toHaveLength(3);
   });
 
+  it("keeps the cap on a round resumed with every lens already ended", async () => {
+    const skipped = (model: string, lens: string) =>
+      lensReport({
+        model,
+        provider: "chat",
+        lens,
+        outcome: "skipped",
+        verdict: null,
+        statedVerdict: null,
+        failure: "budget reached — round cap of 1,500 tokens",
+        usage: { inputTokens: 0, outputTokens: 0 },
+      });
+    const finished = [
+      lensReport({ model: "alpha", provider: "chat", lens: "security" }),
+      lensReport({ model: "beta", provider: "chat", lens: "security" }),
+      skipped("alpha", "correctness"),
+      skipped("beta", "correctness"),
+    ];
+    const { built, result } = await run(planWith({ roundTokens: 1_500 }), { finished });
+    expect(built).toEqual([]);
+    expect(result.status.budget).toEqual({ reached: "round cap of 1,500 tokens" });
+  });
+
   it("adds the installation's spend today to the round's for the daily token cap", async () => {
     const asked: number[] = [];
     const { built, result } = await run(planWith({ dailyTokens: 5_000 }), {
