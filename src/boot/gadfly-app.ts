@@ -12,11 +12,15 @@ import {
   handleCheckRunRerequested,
   handleIssueComment,
   handlePullRequest,
+  handleReviewComment,
+  handleReviewThread,
   IssueCommentPayload,
   PermissionCache,
   PULL_REQUEST_EVENTS,
   PullRequestPayload,
   payloadProblem,
+  ReviewCommentPayload,
+  ReviewThreadPayload,
 } from "../github/index.js";
 import type { WorkQueue } from "../run/queue/index.js";
 import { InMemoryWorkQueue } from "../run/queue/index.js";
@@ -30,6 +34,8 @@ const HANDLED = new Set<string>([
   ...PULL_REQUEST_EVENTS,
   "issue_comment.created",
   "check_run.rerequested",
+  "pull_request_review_comment.created",
+  "pull_request_review_thread.resolved",
 ]);
 
 /** The round services of the process (the queue optional), and how the app runs them. */
@@ -116,6 +122,21 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       ),
     );
     app.on("check_run.rerequested", handle(CheckRunPayload, handleCheckRunRerequested));
+    // Feedback on findings: commands replied on our threads, threads resolved without a fix.
+    app.on(
+      "pull_request_review_comment.created",
+      handle(
+        ReviewCommentPayload,
+        (context: Context<"pull_request_review_comment.created">, deps) =>
+          handleReviewComment(context, deps, permissions),
+      ),
+    );
+    app.on(
+      "pull_request_review_thread.resolved",
+      handle(ReviewThreadPayload, (context: Context<"pull_request_review_thread.resolved">, deps) =>
+        handleReviewThread(context, deps, permissions),
+      ),
+    );
     // Every delivery of an event we subscribe to leaves a line naming it, handled or not.
     app.onAny(async (context) => {
       const payload = context.payload as { action?: unknown };

@@ -110,6 +110,11 @@ export const RepoConfig = z.strictObject({
    * gadfly.config.yml, by default `inline: agreed`, `minSeverity: nit`, `maxInline: 30`).
    */
   publish: RepoPublish.optional(),
+  /**
+   * `repo`: a finding like one dismissed in another pull request of this repository (same
+   * directory and extension, a similar title) is held back, and the consensus counts it.
+   */
+  learn: z.enum(["off", "repo"]).default("off"),
   /** Review instructions for the files their `paths` match. */
   instructions: z
     .array(RepoInstruction)

@@ -30,6 +30,8 @@ export interface ReviewPlan {
   publish: PublishPolicy;
   /** The repository's review instructions, in the file's order. */
   instructions: RepoInstruction[];
+  /** `repo`: hold back findings like those dismissed in the repository's other PRs; absent means off. */
+  learn?: "off" | "repo";
   /** The app's cross-examination settings; absent (a plan built by hand) means none. */
   crossExamination?: CrossExaminationConfig;
   /**
@@ -103,6 +105,7 @@ export function resolveReviewPlan(
     ignore: repo.ignore,
     publish: mergePublish(app.publish, repo.publish),
     instructions: repo.instructions,
+    learn: repo.learn,
     crossExamination: app.crossExamination,
     pricing: priceTable(app.models),
     budget: app.budget,

@@ -26,4 +26,10 @@ export interface Cluster {
    * (`recheck`: "confirmed"; "unsure" when the re-check could not tell).
    */
   carried?: { since: number; recheck?: "confirmed" | "unsure" };
+  /**
+   * Dismissed on this pull request by a person with write access (`@gadfly dismiss` or
+   * `@gadfly false-positive` on its thread, not undismissed since): never posted inline again,
+   * shown in the consensus with who dismissed it.
+   */
+  dismissed?: { by: string; kind: "dismiss" | "false_positive" };
 }

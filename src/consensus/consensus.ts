@@ -76,4 +76,9 @@ export interface Consensus {
   usage?: RoundUsage;
   /** The budget's mark on the round (a cap reached, a downshift), when it left one. */
   budget?: BudgetNote;
+  /**
+   * Findings left out of every list and the inline review because they match a dismissal in
+   * another pull request of the repository (`learn: repo`); the consensus says how many.
+   */
+  heldBackByDismissals?: number;
 }

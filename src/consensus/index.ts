@@ -6,6 +6,7 @@ export {
   applyChallenges,
   type ChallengeResult,
 } from "./apply-challenges.js";
+export { applyDismissals, type Dismissals } from "./apply-dismissals.js";
 export { buildConsensus } from "./build-consensus.js";
 export type { Cluster } from "./cluster.js";
 export type {
@@ -16,4 +17,5 @@ export type {
   PreviousFindingDetail,
   RoundComparison,
 } from "./consensus.js";
+export { type DismissalSubject, matchesDismissal } from "./match-dismissal.js";
 export { type InlinePolicy, type InlineSelection, selectInline } from "./select-inline.js";

@@ -56,9 +56,9 @@ export const AGREEMENT_THRESHOLD = 2;
 
 /**
  * Splits ranked clusters into those posted inline and those held back, and why. Pure.
- * The rules, in order: `off` holds back everything; a cluster below `minSeverity` is held
- * back; under `agreed`, a cluster fewer than two models agree on is held back unless it is
- * `high`; the rest are taken in order up to `maxInline`.
+ * A dismissed cluster is in neither. The rules, in order: `off` holds back everything; a
+ * cluster below `minSeverity` is held back; under `agreed`, a cluster fewer than two models
+ * agree on is held back unless it is `high`; the rest are taken in order up to `maxInline`.
  */
 export function selectInline(
   clusters: readonly Cluster[],
@@ -86,6 +86,9 @@ export function selectInline(
     }
   };
   for (const cluster of clusters) {
+    // Dismissed on this PR: never inline again, and not "held back" either (the consensus
+    // shows who dismissed it), so no count or line mentions it.
+    if (cluster.dismissed !== undefined) continue;
     if (policy.inline === "off") {
       holdBack(cluster, "off");
     } else if (SEVERITY_RANK[cluster.severity] < SEVERITY_RANK[policy.minSeverity]) {

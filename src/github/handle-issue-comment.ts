@@ -4,13 +4,15 @@ import { loadRepoConfig } from "./load-repo-config.js";
 import { oncePerDelivery } from "./once-per-delivery.js";
 import { parseTriggerComment } from "./parse-trigger-comment.js";
 import type { PermissionCache } from "./permission-cache.js";
+import { pollReactions } from "./poll-reactions.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /**
  * `@gadfly review` (the repo's phrase; `@gadfly review full` for the whole PR) on a pull request, by someone who can
  * write to the repository: a round on the PR's current head, acknowledged
- * with 👀. Bots, our own comments and readers start nothing. `permissions`
+ * with 👀. Bots, our own comments and readers start nothing. A person's comment also reads the
+ * reactions on our inline comments (pollReactions). `permissions`
  * outlives the delivery: it caches the permission API's answers briefly.
  */
 export async function handleIssueComment(
@@ -32,6 +34,13 @@ export async function handleIssueComment(
   }
   if (author.type === "Bot") return { kind: "skipped", reason: "comment by a bot" };
   const repo = context.repo();
+  // GitHub sends no webhook for reactions: a person's comment is a moment to read them.
+  await pollReactions(
+    context.octokit,
+    { installationId, repo, pullNumber: payload.issue.number },
+    deps,
+    permissions,
+  );
   const repoConfig = await loadRepoConfig(context.octokit, repo);
   const request = parseTriggerComment(comment.body, repoConfig.config.trigger);
   if (request === null) return { kind: "skipped", reason: "no trigger phrase" };

@@ -9,6 +9,8 @@ export type { GitHubClient } from "./github-client.js";
 export { handleCheckRunRerequested } from "./handle-check-run.js";
 export { handleIssueComment } from "./handle-issue-comment.js";
 export { handlePullRequest, PULL_REQUEST_EVENTS } from "./handle-pull-request.js";
+export { handleReviewComment } from "./handle-review-comment.js";
+export { handleReviewThread } from "./handle-review-thread.js";
 export { KILL_POINTS, type KillPoint } from "./kill-points.js";
 export { PermissionCache } from "./permission-cache.js";
 export { redactOutgoingText } from "./redact-outgoing-text.js";
@@ -17,10 +19,12 @@ export { RoundRegistry, type StopReason } from "./round-registry.js";
 export type { RoundDependencies, RoundLog } from "./run-pull-request-round.js";
 export { runRoundJob } from "./run-round-job.js";
 export type { StartOutcome } from "./start-round.js";
-export { WriteBudget, WriteBudgetTimeoutError, type WritePriority } from "./write-budget.js";
 export {
   CheckRunPayload,
   IssueCommentPayload,
   PullRequestPayload,
   payloadProblem,
+  ReviewCommentPayload,
+  ReviewThreadPayload,
 } from "./webhook-payloads.js";
+export { WriteBudget, WriteBudgetTimeoutError, type WritePriority } from "./write-budget.js";

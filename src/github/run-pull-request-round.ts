@@ -20,6 +20,7 @@ import type { RunStore, StoredRound } from "../run/store/index.js";
 import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import type { Clock } from "../time/index.js";
+import { applyFeedback } from "./apply-feedback.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
 import { findOwnCheckRun } from "./find-own-check-run.js";
@@ -366,6 +367,13 @@ async function runRegistered(
       return;
     }
 
+    // What people said of the findings (reactions, dismissals; learn: repo) shapes what goes out.
+    const consensus = await applyFeedback(
+      octokit,
+      result.consensus,
+      { round, learn: plan.learn === "repo" },
+      deps,
+    );
     // 5. Publish: consensus comment, inline review, check; then the board's last edit.
     // Each step first asks whether the round must stop: a push landing while this round
     // publishes ends it cancelled with nothing more posted.
@@ -374,7 +382,7 @@ async function runRegistered(
         octokit,
         {
           round,
-          consensus: result.consensus,
+          consensus,
           files: result.change.files,
           render,
           checkRunId,

@@ -58,6 +58,34 @@ export const CheckRunPayload = z.object({
   }),
 });
 
+const Author = z.object({ login: z.string().min(1), type: z.string() });
+
+/** A review comment (a reply on one of our threads may be a feedback command). */
+export const ReviewCommentPayload = z.object({
+  action: z.literal("created"),
+  installation: Installation,
+  repository: Repository,
+  pull_request: z.object({ number: Id }),
+  comment: z.object({
+    id: Id,
+    body: z.string().max(65_536),
+    user: Author.nullable(),
+    in_reply_to_id: Id.nullish(),
+  }),
+});
+
+/** A review thread resolved by someone (a person resolving our thread without a fix). */
+export const ReviewThreadPayload = z.object({
+  action: z.literal("resolved"),
+  installation: Installation,
+  repository: Repository,
+  pull_request: z.object({ number: Id }),
+  sender: Author,
+  thread: z.object({
+    comments: z.array(z.object({ id: Id, in_reply_to_id: Id.nullish() })).max(10_000),
+  }),
+});
+
 /** Null when the payload holds what Gadfly reads; otherwise a short reason naming the field. */
 export function payloadProblem(schema: z.ZodType, payload: unknown): string | null {
   const result = schema.safeParse(payload);

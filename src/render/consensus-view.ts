@@ -49,6 +49,8 @@ export interface ConsensusView {
   /** Clusters refuted by a majority of their challengers: in neither table, listed apart. */
   disputed: RowTable;
   comparison: ComparisonView | null;
+  /** Findings held back as like earlier dismissals in the repository (`learn: repo`). */
+  heldBackByDismissals: number;
   /** The round's spend in one line (footer); null when it was not counted. */
   usage: string | null;
   inlineDetail: ModelView[] | null;
@@ -103,6 +105,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     multiModel,
     singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
     disputed: rows((c) => c.disputed === true),
+    heldBackByDismissals: consensus.heldBackByDismissals ?? 0,
     usage: consensus.usage === undefined ? null : roundUsageLine(consensus.usage),
     comparison:
       consensus.comparison === null

@@ -48,6 +48,8 @@ export interface FindingRow {
   fingerprint: string;
   /** Where it was shown (an inline comment), when known. */
   url: string | null;
+  /** `dismissed by @user` / `false positive per @user` (mentions defused by the template); empty otherwise. */
+  dismissed: string;
 }
 
 export function findingRow(
@@ -85,7 +87,16 @@ export function findingRow(
     lenses: lenses.join(", "),
     fingerprint: cluster.fingerprint,
     url: Object.hasOwn(urls, cluster.fingerprint) ? (urls[cluster.fingerprint] ?? null) : null,
+    dismissed: dismissedNote(cluster),
   };
+}
+
+/** Who dismissed the cluster on this PR, as the row says it; empty when nobody did. */
+function dismissedNote(cluster: Cluster): string {
+  const dismissed = cluster.dismissed;
+  if (dismissed === undefined) return "";
+  const who = `@${truncateText(dismissed.by, 100).text}`;
+  return dismissed.kind === "false_positive" ? `false positive per ${who}` : `dismissed by ${who}`;
 }
 
 /**

@@ -4,6 +4,24 @@ import { MetricsRegistry } from "./metrics-registry.js";
 
 export type RoundMetricState = "started" | "resumed" | "completed" | "failed" | "cancelled";
 export type LensMetricOutcome = "done" | "failed" | "cancelled" | "skipped";
+/**
+ * What became of a model's findings: reported by it, agreed (two models or more), confirmed
+ * or refuted on cross-examination, fixed in a later round, and what people said of them.
+ */
+export const FINDING_OUTCOMES = [
+  "reported",
+  "agreed",
+  "confirmed",
+  "refuted",
+  "fixed",
+  "dismissed",
+  "false_positive",
+  "undismissed",
+  "resolved_without_fix",
+  "thumbs_up",
+  "thumbs_down",
+] as const;
+export type FindingOutcome = (typeof FINDING_OUTCOMES)[number];
 
 export interface GadflyMetricsOptions {
   /** Read at each scrape; the queue is shared, so every replica reports the same depth. */
@@ -29,6 +47,8 @@ export interface GadflyMetrics {
   ): void;
   /** `kind` is the route template, e.g. `POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews`. */
   githubRequest(kind: string, outcome: "ok" | "error"): void;
+  /** `model` is a configured model id (bounded); `count` defaults to 1. */
+  finding(model: string, outcome: FindingOutcome, count?: number): void;
   render(): Promise<string>;
 }
 
@@ -70,6 +90,11 @@ export function createGadflyMetrics(options: GadflyMetricsOptions = {}): GadflyM
     "GitHub API requests by route and outcome.",
     ["kind", "outcome"],
   );
+  const findings = registry.counter(
+    "gadfly_findings_total",
+    "Findings by the model that reported them and what became of them.",
+    ["model", "outcome"],
+  );
   const queueDepth = options.queueDepth;
   if (queueDepth !== undefined) {
     const jobs = registry.gauge("gadfly_queue_jobs", "Round jobs queued or held by a worker.", [
@@ -93,6 +118,7 @@ export function createGadflyMetrics(options: GadflyMetricsOptions = {}): GadflyM
       if (usage.costUsd !== null) cost.inc({ model }, usage.costUsd);
     },
     githubRequest: (kind, outcome) => githubRequests.inc({ kind, outcome }),
+    finding: (model, outcome, count = 1) => findings.inc({ model, outcome }, count),
     render: () => registry.render(),
   };
 }

@@ -30,7 +30,9 @@ import type {
   RepositorySnapshot,
   ReviewRecord,
   ReviewThreadSnapshot,
+  UserRecord,
 } from "./types.js";
+import { reviewCommentJson } from "./views/review-json.js";
 
 export interface FakeGitHubParts {
   server: Server;
@@ -191,6 +193,19 @@ export class FakeGitHub {
     const found = findReviewComment(state, commentId);
     if (found === undefined) throw new Error(`no review comment ${commentId}`);
     state.resolvedThreads.set(found.comment.inReplyToId ?? found.comment.id, state.user(login));
+  }
+
+  /** The user of this login (created on first use), as webhooks name a sender. */
+  user(login: string): UserRecord {
+    return structuredClone(this.#parts.state.user(login));
+  }
+
+  /** A review comment (top-level or reply) as the REST API and webhooks show it. */
+  reviewCommentJson(commentId: number): Record<string, unknown> {
+    const { state } = this.#parts;
+    const found = findReviewComment(state, commentId);
+    if (found === undefined) throw new Error(`no review comment ${commentId}`);
+    return reviewCommentJson(found.review, found.comment, state.urls);
   }
 
   /** A token with which requests act as this (human) user. */

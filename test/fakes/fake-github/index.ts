@@ -14,6 +14,8 @@ export {
   deliver,
   issueCommentEvent,
   pullRequestEvent,
+  pullRequestReviewCommentEvent,
+  pullRequestReviewThreadEvent,
   signWebhook,
   type WebhookEvent,
 } from "./webhooks.js";

@@ -199,6 +199,40 @@ export function checkRunRerequestedEvent(
   return { id: randomUUID(), name: "check_run", payload };
 }
 
+/**
+ * `pull_request_review_comment.created`: `comment` is the comment as the REST API returned it
+ * (e.g. a person's reply, or `fake.reviewCommentJson(id)`); `sender` is its author.
+ */
+export function pullRequestReviewCommentEvent(input: {
+  pullRequest: PullRequestSnapshot;
+  comment: Record<string, unknown>;
+  sender: UserRecord;
+}): WebhookEvent {
+  const payload = adapt("pull_request_review_comment", "created", input.pullRequest, input.sender);
+  payload.pull_request = pullRequestJson(input.pullRequest);
+  payload.comment = structuredClone(input.comment);
+  delete payload.changes;
+  return { id: randomUUID(), name: "pull_request_review_comment", payload };
+}
+
+/**
+ * `pull_request_review_thread.resolved` (or `unresolved`) by `sender`: `comments` are the
+ * thread's comments as the REST API shows them, top-level first; `nodeId` the thread's.
+ */
+export function pullRequestReviewThreadEvent(input: {
+  pullRequest: PullRequestSnapshot;
+  nodeId: string;
+  comments: Record<string, unknown>[];
+  sender: UserRecord;
+  action?: "resolved" | "unresolved";
+}): WebhookEvent {
+  const action = input.action ?? "resolved";
+  const payload = adapt("pull_request_review_thread", action, input.pullRequest, input.sender);
+  payload.pull_request = pullRequestJson(input.pullRequest);
+  payload.thread = { node_id: input.nodeId, comments: structuredClone(input.comments) };
+  return { id: randomUUID(), name: "pull_request_review_thread", payload };
+}
+
 /** The raw body and headers GitHub sends: `X-Hub-Signature-256` is the body's HMAC-SHA256. */
 export function signWebhook(event: WebhookEvent, secret: string): SignedDelivery {
   const body = JSON.stringify(event.payload);

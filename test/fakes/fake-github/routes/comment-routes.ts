@@ -5,8 +5,8 @@ import { actingUser, type RepositoryRouteContext, repositoryRoute } from "../rep
 import type { Route, RouteResponse } from "../route.js";
 import type { IssueCommentRecord } from "../types.js";
 import { commentJson } from "../views/comment-json.js";
-import { userJson } from "../views/user-json.js";
 import { withPullRequest } from "./pull-request-routes.js";
+import { createReaction, listReactions } from "./reactions.js";
 
 export const maximumBodyLength = 65_536;
 
@@ -74,57 +74,12 @@ export const commentRoutes: Route[] = [
   repositoryRoute(
     "GET",
     "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
-    (context) =>
-      withComment(context, (comment) => {
-        const reactions = context.state.reactions.filter(
-          (reaction) => reaction.commentId === comment.id,
-        );
-        const page = paginate(reactions, context);
-        return {
-          status: 200,
-          json: page.items.map((reaction) => ({
-            id: reaction.id,
-            user: userJson(reaction.user, context.state.urls),
-            content: reaction.content,
-            created_at: reaction.createdAt,
-          })),
-          headers: page.headers,
-        };
-      }),
+    (context) => withComment(context, (comment) => listReactions(context, comment.id)),
   ),
   repositoryRoute(
     "POST",
     "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
-    (context) =>
-      withComment(context, (comment) => {
-        const { state } = context;
-        const content = String((context.body as { content?: unknown }).content);
-        const user = actingUser(context);
-        const existing = state.reactions.find(
-          (reaction) =>
-            reaction.commentId === comment.id &&
-            reaction.content === content &&
-            reaction.user.id === user.id,
-        );
-        const reaction = existing ?? {
-          id: state.nextId(),
-          commentId: comment.id,
-          content,
-          user,
-          createdAt: state.timestamp(),
-        };
-        if (existing === undefined) state.reactions.push(reaction);
-        return {
-          status: existing === undefined ? 201 : 200,
-          json: {
-            id: reaction.id,
-            node_id: Buffer.from(`08:Reaction${reaction.id}`).toString("base64"),
-            user: userJson(reaction.user, state.urls),
-            content: reaction.content,
-            created_at: reaction.createdAt,
-          },
-        };
-      }),
+    (context) => withComment(context, (comment) => createReaction(context, comment.id)),
   ),
 ];
 

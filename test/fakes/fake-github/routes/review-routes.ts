@@ -9,6 +9,7 @@ import type { FileChange, PullRequestRecord, ReviewRecord, ReviewState } from ".
 import { reviewCommentJson, reviewJson } from "../views/review-json.js";
 import { maximumBodyLength } from "./comment-routes.js";
 import { withPullRequest } from "./pull-request-routes.js";
+import { createReaction, listReactions } from "./reactions.js";
 
 interface CreateReviewBody {
   commit_id?: string;
@@ -64,6 +65,14 @@ export const reviewRoutes: Route[] = [
     "POST",
     "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
     (context) => withPullRequest(context, (pullRequest) => createReply(context, pullRequest)),
+  ),
+  repositoryRoute("GET", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", (context) =>
+    withReviewComment(context, (id) => listReactions(context, id)),
+  ),
+  repositoryRoute(
+    "POST",
+    "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
+    (context) => withReviewComment(context, (id) => createReaction(context, id)),
   ),
   repositoryRoute("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", (context) =>
     withPullRequest(context, (pullRequest) => {
@@ -171,6 +180,24 @@ function createReview(
  * own (COMMENTED, empty body) holding one comment with `in_reply_to_id`; replying to a reply is
  * refused.
  */
+/** A review comment of the route's repository (pending reviews' comments are not found). */
+function withReviewComment(
+  context: RepositoryRouteContext,
+  handle: (commentId: number) => RouteResponse,
+): RouteResponse {
+  const found = findReviewComment(context.state, Number(context.params.comment_id));
+  const { repository } = context;
+  if (
+    found === undefined ||
+    found.review.state === "PENDING" ||
+    found.review.owner.toLowerCase() !== repository.owner.login.toLowerCase() ||
+    found.review.repo.toLowerCase() !== repository.name.toLowerCase()
+  ) {
+    return githubError(404, "Not Found");
+  }
+  return handle(found.comment.id);
+}
+
 function createReply(
   context: RepositoryRouteContext,
   pullRequest: PullRequestRecord,

@@ -1,0 +1,85 @@
+import type { Context } from "probot";
+import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
+import { loadRepoConfig } from "./load-repo-config.js";
+import { oncePerDelivery } from "./once-per-delivery.js";
+import { mentionOf, parseFeedbackCommand } from "./parse-feedback-command.js";
+import type { PermissionCache } from "./permission-cache.js";
+import { pollReactions } from "./poll-reactions.js";
+import { recordFeedback } from "./record-feedback.js";
+import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { StartOutcome } from "./start-round.js";
+
+/**
+ * A reply on the thread of one of our inline comments: `@gadfly dismiss [reason]`,
+ * `@gadfly false-positive` or `@gadfly undismiss` by someone with write access is recorded
+ * against the comment's finding (posted_inline maps the comment to its fingerprint) and
+ * acknowledged with 👍 on the reply. A reader's command is ignored, silently (no reply to argue
+ * with); bots and our own comments say nothing. Any reply also polls the reactions on our
+ * inline comments, as GitHub sends no webhook for reactions.
+ */
+export async function handleReviewComment(
+  context: Context<"pull_request_review_comment.created">,
+  deps: RoundDependencies,
+  permissions: PermissionCache<TriggerDecision>,
+): Promise<StartOutcome> {
+  const { payload } = context;
+  const installationId = payload.installation?.id;
+  if (installationId === undefined)
+    return { kind: "skipped", reason: "no installation in the payload" };
+  const { comment } = payload;
+  const author = comment.user;
+  if (author === null) return { kind: "skipped", reason: "comment without an author" };
+  if (author.login.toLowerCase() === deps.botLogin.toLowerCase()) {
+    return { kind: "skipped", reason: "our own comment" };
+  }
+  if (author.type === "Bot") return { kind: "skipped", reason: "comment by a bot" };
+  const repo = context.repo();
+  const pullNumber = payload.pull_request.number;
+  const target = { installationId, repo, pullNumber };
+  await pollReactions(context.octokit, target, deps, permissions);
+  const rootId = comment.in_reply_to_id;
+  if (rootId === undefined || rootId === null) {
+    return { kind: "skipped", reason: "not a reply on a thread" };
+  }
+  const repoConfig = await loadRepoConfig(context.octokit, repo);
+  const command = parseFeedbackCommand(comment.body, mentionOf(repoConfig.config.trigger));
+  if (command === null) return { kind: "skipped", reason: "no feedback command" };
+  const posted = (await deps.store.postedInline(repo, pullNumber)).find(
+    (entry) => entry.commentId === rootId,
+  );
+  if (posted === undefined) {
+    return { kind: "skipped", reason: "not a reply to a Gadfly finding" };
+  }
+  const decision = await canTriggerReview(
+    context.octokit,
+    {
+      installationId,
+      repo,
+      author: { login: author.login, type: author.type ?? "User" },
+      botLogin: deps.botLogin,
+    },
+    permissions,
+  );
+  if (!decision.allowed) {
+    return { kind: "skipped", reason: `feedback ignored: ${decision.reason}` };
+  }
+  return oncePerDelivery(context, deps, async () => {
+    await recordFeedback(
+      {
+        repo,
+        pullNumber,
+        fingerprint: posted.fingerprint,
+        kind: command.kind,
+        actor: author.login,
+        reason: command.reason,
+      },
+      deps,
+    );
+    await context.octokit.rest.reactions.createForPullRequestReviewComment({
+      ...repo,
+      comment_id: comment.id,
+      content: "+1",
+    });
+    return { kind: "skipped", reason: `feedback recorded: ${command.kind} by ${author.login}` };
+  });
+}
