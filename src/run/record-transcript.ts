@@ -10,6 +10,28 @@ export interface TranscriptRecorder {
   transcript(): Message[];
 }
 
+// A session's key for each (first, second) message pair already seen: the tool loop sends the
+// same message objects every turn, so the opening (the diff summary, tens of KB) is serialised
+// once per session instead of once per call. Weak, so nothing outlives the conversation.
+const keysByOpening = new WeakMap<Message, WeakMap<Message, string>>();
+
+/** What a chat session is known by: its first two messages, serialised. */
+function sessionKey(messages: readonly Message[]): string {
+  const [first, second] = messages;
+  if (first === undefined || second === undefined) return JSON.stringify(messages.slice(0, 2));
+  let bySecond = keysByOpening.get(first);
+  if (bySecond === undefined) {
+    bySecond = new WeakMap();
+    keysByOpening.set(first, bySecond);
+  }
+  let key = bySecond.get(second);
+  if (key === undefined) {
+    key = JSON.stringify([first, second]);
+    bySecond.set(second, key);
+  }
+  return key;
+}
+
 /**
  * Wraps a model to keep the conversation it took part in, without the review
  * loop knowing: for a chat model, each request's messages plus its answer; for
@@ -29,7 +51,7 @@ export function recordTranscript(
   // verify pass is a session of its own, kept next to the review's instead of losing to it.
   const sessions = new Map<string, Message[]>();
   const keepSession = (messages: Message[]) => {
-    const key = JSON.stringify(messages.slice(0, 2));
+    const key = sessionKey(messages);
     if (messages.length >= (sessions.get(key)?.length ?? 0)) sessions.set(key, messages);
   };
   const redact = createRedactor(secrets);

@@ -51,4 +51,34 @@ describe("recordTranscript", () => {
       "answer 3 [redacted]",
     ]);
   });
+
+  it("knows a session by its opening's content, whether the same message objects come back or copies", async () => {
+    const recorder = recordTranscript(echoModel(), []);
+    const model = recorder.model as ChatModel;
+    const opening: Message[] = [
+      { role: "system", content: "rules" },
+      { role: "user", content: "the change" },
+    ];
+    await model.chat({ messages: opening });
+    await model.chat({ messages: [...opening, { role: "user", content: "same objects" }] });
+    const copies = opening.map((message) => ({ ...message }));
+    await model.chat({
+      messages: [...copies, { role: "user", content: "copies" }, { role: "user", content: "x" }],
+    });
+    const other: Message[] = [
+      { role: "system", content: "rules" },
+      { role: "user", content: "another opening" },
+    ];
+    await model.chat({ messages: other });
+    expect(recorder.transcript().map((message) => message.content)).toEqual([
+      "rules",
+      "the change",
+      "copies",
+      "x",
+      "answer 4 [redacted]",
+      "rules",
+      "another opening",
+      "answer 2 [redacted]",
+    ]);
+  });
 });
