@@ -234,8 +234,12 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       lenses: Object.fromEntries(
         lenses.map((lens) => [lens.id, { title: lens.title, emoji: lens.emoji }]),
       ),
-      // A replay's durations are the replay's own: reports leave them out (and stay byte-identical).
-      usage: { timed: replayDir === null, priced: new Set(Object.keys(plan.pricing ?? {})) },
+      // A replay's durations would be the replay's own, not model time: a run that replays, or
+      // records for a replay, reports none, so the replay prints the recorded run's report.
+      usage: {
+        timed: replayDir === null && options.recordDir === null,
+        priced: new Set(Object.keys(plan.pricing ?? {})),
+      },
     };
     const report = formatReport(consensus, options, meta, io);
     if (options.output === null) io.stdout.write(report);
