@@ -21,7 +21,7 @@
  * - BENCH_LEVERS=0: no lever process. By default a second process runs with the full-diff
  *   prompt (the economy issue's baseline, GADFLY_BENCH_PROMPT_STYLE=full-diff), so what the
  *   lighter prompt saves in CPU, memory and request bytes is measured beside the judged app.
- * The CPU target is scaled by parse-diff's time on the big-PR diff, measured in this process
+ * The CPU target is scaled by parse-diff's CPU time on the big-PR diff, measured in this process
  * between rounds (bench/parse-diff-reference.ts): 300 ms where parse-diff takes 215 ms.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -289,7 +289,7 @@ try {
       else subject.warm.push(measure);
     }
     // The machine's speed now, between rounds: what the CPU target is scaled by.
-    parseDiffTimes.push(reference.time());
+    parseDiffTimes.push(reference.time().cpuMs);
   }
   const ends = await Promise.all(subjects.map((subject) => readProcessStats(subject.app.pid)));
   const profiles = await Promise.all(subjects.map(profileOf));
@@ -383,7 +383,7 @@ try {
   const pass = main?.pass === true;
   rows.push(
     [
-      "parse-diff on the big-PR diff, median ms",
+      "parse-diff on the big-PR diff, median CPU ms",
       `${parseDiffMs.toFixed(0)} (reference ${REFERENCE_PARSE_DIFF_MS})`,
     ],
     ["result", pass ? "PASS" : "FAIL"],
