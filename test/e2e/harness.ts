@@ -7,7 +7,11 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
-import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
+import {
+  type FakeGitHub,
+  type FakeGitHubOptions,
+  startFakeGitHub,
+} from "../fakes/fake-github/index.js";
 import { startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
 import { startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelServer } from "../fakes/model-fake-server.js";
@@ -38,9 +42,14 @@ export interface Stack {
 }
 
 export async function startStack(
-  options: { review?: string; models?: readonly { id: string; provider: string }[] } = {},
+  options: {
+    review?: string;
+    models?: readonly { id: string; provider: string }[];
+    /** The fake GitHub's options beyond the app's identity (e.g. its secondary rate limit). */
+    github?: Omit<FakeGitHubOptions, "appId" | "appSlug">;
+  } = {},
 ): Promise<Stack> {
-  const github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
+  const github = await startFakeGitHub({ ...options.github, appId: 1, appSlug: "gadfly" });
   const ollama = await startFakeOllamaServer();
   const openai = await startFakeOpenAIServer({ apiKey: OPENAI_KEY });
   const dir = await mkdtemp(join(tmpdir(), "gadfly-e2e-"));

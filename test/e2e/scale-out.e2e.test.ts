@@ -37,6 +37,21 @@ const SMALL = { owner: "octo-small", repo: "tool", count: 4 };
 /** How long each fake model call takes: long enough that killed workers die mid-lens. */
 const CALL_MS = 400;
 const VISIBILITY_SECONDS = 6;
+/*
+ * GitHub's limit on content creation, with time sped up 1.5× so the test stays near a minute
+ * (at 1×, the 16 rounds of one installation need about 90 s of budget alone): GitHub's minute is
+ * played in 40 s. The fake answers like GitHub (403, its message, retry-after) past 80
+ * content-creating requests of one installation in any sliding 40 s, and every process shares
+ * the write budget through PostgreSQL in its production shape on that clock: 60 per 40 s
+ * (90 a minute of real time) with bursts of 10, so at most 70 in any 40 s. Counts are
+ * GitHub's and the budget's own; only the clock runs faster.
+ */
+const TIME_SCALE = 1.5;
+const GITHUB_LIMIT = { limit: 80, windowMs: 60_000 / TIME_SCALE };
+const WRITE_BUDGET = {
+  GADFLY_GITHUB_WRITES_PER_MINUTE: String(60 * TIME_SCALE),
+  GADFLY_GITHUB_WRITE_BURST: "10",
+};
 const BOARD = MARKERS.statusBoard;
 const CONSENSUS = MARKERS.consensus;
 
@@ -78,6 +93,7 @@ describe.skipIf(unavailable !== null)(
         // Each process its own scratch space for snapshots, as pods have.
         GADFLY_DATA_DIR: join(stack.dir, `data-${name}`),
         GADFLY_BOARD_INTERVAL_MS: "1000",
+        ...WRITE_BUDGET,
       });
       processes.push({ name, app });
       return app;
@@ -103,7 +119,7 @@ describe.skipIf(unavailable !== null)(
       server = await startTestPostgres();
       databaseUrl = await server.createDatabase();
       pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-      stack = await startStack();
+      stack = await startStack({ github: { secondaryRateLimit: GITHUB_LIMIT } });
       await writeFile(
         stack.configPath,
         [
@@ -204,6 +220,11 @@ describe.skipIf(unavailable !== null)(
       }, 500);
       onTestFinished(() => clearInterval(sampler));
       onTestFailed(() => {
+        console.error(
+          `--- content-creating peaks in any ${GITHUB_LIMIT.windowMs / 1000} s by installation: ` +
+            `${JSON.stringify(stack.github.peakContentCreatingByInstallation(GITHUB_LIMIT.windowMs))}, ` +
+            `${stack.github.secondaryRateLimited.length} refused by the fake`,
+        );
         for (const { name, app } of processes) {
           console.error(
             `--- ${name}, last lines:\n${app.output().split("\n").slice(-30).join("\n")}`,
@@ -265,6 +286,25 @@ describe.skipIf(unavailable !== null)(
         return completedAt.size === rounds.length;
       }, 150_000);
       const elapsed = Date.now() - started;
+
+      // GitHub's budget held across the five processes: no installation went past its limit,
+      // and the fake never had to refuse a write.
+      const peaks = github.peakContentCreatingByInstallation(GITHUB_LIMIT.windowMs);
+      const installationOf = (round: Round) => String(round.pr.repository.installationId);
+      const bigPeak = peaks[installationOf(rounds[0] as Round)] ?? 0;
+      const smallPeak = peaks[installationOf(rounds.at(-1) as Round)] ?? 0;
+      const refused = github.secondaryRateLimited.map(
+        (request) => `${request.method} ${request.path}`,
+      );
+      // Printed before the other checks, so a run that fails later still shows it.
+      report(
+        `\nScale-out, GitHub's budget: peak content-creating requests in any ` +
+          `${GITHUB_LIMIT.windowMs / 1000} s (GitHub's minute at ${TIME_SCALE}×): ${bigPeak} ` +
+          `(big installation), ${smallPeak} (small installation); GitHub's limit ` +
+          `${GITHUB_LIMIT.limit} an installation; ${refused.length} refused by the fake.`,
+      );
+      expect(Math.max(bigPeak, smallPeak)).toBeLessThanOrEqual(GITHUB_LIMIT.limit);
+      expect(refused).toEqual([]);
 
       // Every round once: one round in the store, one check, board, consensus and review per PR.
       // (A round is recorded completed just after its check: the last board edit comes between.)
@@ -360,7 +400,6 @@ describe.skipIf(unavailable !== null)(
           ` model calls in flight at most ${stack.ollama.maxInFlight} (ollama, cap ${CAPS["ollama-cloud"]})`,
           ` and ${stack.openai.maxInFlight} (openai, cap ${CAPS.openai});`,
           ` ${calls.reduce((sum, count) => sum + count, 0)} model calls;`,
-          ` peak ${github.peakContentCreatingPerMinute()} content-creating GitHub requests a minute;`,
           ` at most ${peakConnections} PostgreSQL connections.`,
         ].join("\n"),
       );
