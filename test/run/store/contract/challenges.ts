@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ChallengeRecord } from "../../../../src/run/cross-examine.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
+import { startRunningRound } from "../helpers/start-running-round.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
-
-const repo = { owner: "octo-org", repo: "widgets" };
 
 function answered(
   fingerprint: string,
@@ -34,17 +33,7 @@ function ended(
 export function runStoreContractChallenges(backend: RunStoreBackend): void {
   const t = useRunStoreFixture(backend);
 
-  async function runningRound(pullNumber = 7): Promise<string> {
-    const { round } = await t.store.startRound({
-      repo,
-      installationId: 42,
-      pullNumber,
-      headSha: "aaa111",
-      trigger: { kind: "push", deliveryId: `d-${pullNumber}` },
-    });
-    await t.store.markRoundRunning(round.id);
-    return round.id;
-  }
+  const runningRound = (pullNumber = 7) => startRunningRound(t.store, pullNumber);
 
   describe("challenges", () => {
     it("keeps what each challenge spent, and reads a record saved without it as without", async () => {

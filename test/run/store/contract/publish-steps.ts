@@ -1,24 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
+import { startRunningRound } from "../helpers/start-running-round.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
-
-const repo = { owner: "octo-org", repo: "widgets" };
 
 /** A round's publishing steps: intent before each GitHub call, done after, for any RunStore. */
 export function runStoreContractPublishSteps(backend: RunStoreBackend): void {
   const t = useRunStoreFixture(backend);
 
-  async function runningRound(pullNumber: number): Promise<string> {
-    const { round } = await t.store.startRound({
-      repo,
-      installationId: 42,
-      pullNumber,
-      headSha: "aaa111",
-      trigger: { kind: "push", deliveryId: `d-${pullNumber}` },
-    });
-    await t.store.markRoundRunning(round.id);
-    return round.id;
-  }
+  const runningRound = (pullNumber: number) => startRunningRound(t.store, pullNumber);
 
   describe("publish steps", () => {
     it("records intent then done per step, and an intent never undoes a step done", async () => {
