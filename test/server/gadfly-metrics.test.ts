@@ -13,6 +13,8 @@ describe("createGadflyMetrics", () => {
     metrics.lens("failed");
     metrics.modelCall({ provider: "ollama-cloud", seconds: 12, outcome: "ok" });
     metrics.githubRequest("GET /repos/{owner}/{repo}/pulls/{pull_number}", "ok");
+    metrics.finding("gpt-a", "reported", 3);
+    metrics.finding("gpt-a", "dismissed");
 
     const families = parseExposition(await metrics.render());
     expect(families.map((family) => [family.name, family.type])).toEqual([
@@ -22,6 +24,7 @@ describe("createGadflyMetrics", () => {
       ["gadfly_model_tokens_total", "counter"],
       ["gadfly_model_cost_usd_total", "counter"],
       ["gadfly_github_requests_total", "counter"],
+      ["gadfly_findings_total", "counter"],
       ["gadfly_queue_jobs", "gauge"],
     ]);
     const values = (name: string) =>
@@ -41,6 +44,7 @@ describe("createGadflyMetrics", () => {
     });
     expect(values("gadfly_lenses_total")).toEqual({ done: 1, failed: 1, cancelled: 0, skipped: 0 });
     expect(values("gadfly_queue_jobs")).toEqual({ queued: 5, active: 2 });
+    expect(values("gadfly_findings_total")).toEqual({ "gpt-a,reported": 3, "gpt-a,dismissed": 1 });
     const latency = families.find((family) => family.name === "gadfly_model_call_duration_seconds");
     expect(
       latency?.samples.find(
