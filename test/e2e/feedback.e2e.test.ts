@@ -6,6 +6,7 @@ import {
   type PullRequestSnapshot,
   pullRequestEvent,
   pullRequestReviewCommentEvent,
+  pullRequestReviewThreadEvent,
   type ReviewCommentRecord,
 } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
@@ -266,6 +267,33 @@ describe("feedback on findings", { timeout: 60_000 }, () => {
     ).toEqual([10, 20]);
   });
 
+  it("records a thread a maintainer resolved without a fix, not one our bot resolved", async () => {
+    const { github } = stack;
+    const thread = (login: string) =>
+      pullRequestReviewThreadEvent({
+        pullRequest: pr,
+        nodeId: "PRRT_fake",
+        comments: [github.reviewCommentJson(nanComment.id)],
+        sender: github.user(login),
+      });
+    const ours = thread("gadfly[bot]");
+    await deliver(app.webhookUrl, ours, WEBHOOK_SECRET);
+    expect(await outcome(ours.id)).toBe("our own resolution");
+    const byReader = thread("reader");
+    await deliver(app.webhookUrl, byReader, WEBHOOK_SECRET);
+    expect(await outcome(byReader.id)).toBe("feedback ignored: reader has read permission");
+    const byMaintainer = thread("maintainer");
+    await deliver(app.webhookUrl, byMaintainer, WEBHOOK_SECRET);
+    expect(await outcome(byMaintainer.id)).toBe(
+      "feedback recorded: resolved_without_fix by maintainer",
+    );
+    expect(feedback().map((row) => [row.kind, row.actor])).toEqual([
+      ["thumbs_down", "maintainer"],
+      ["dismiss", "maintainer"],
+      ["resolved_without_fix", "maintainer"],
+    ]);
+  });
+
   it("holds back a finding like the dismissed one in another PR of the opted-in repository, and says so", async () => {
     const { github } = stack;
     const second = github.addPullRequest({
@@ -283,5 +311,27 @@ describe("feedback on findings", { timeout: 60_000 }, () => {
     expect(body).toContain("is NaN when the variable is unset");
     await waitFor(() => topLevel(second).length === 1);
     expect(topLevel(second).map((comment) => comment.line)).toEqual([20]);
+  });
+
+  it("`@gadfly undismiss` reverses: the next round shows the finding as open again", async () => {
+    const { github } = stack;
+    const undone = await reply("maintainer", timingComment, "@gadfly undismiss");
+    expect(await outcome(undone.delivery)).toBe("feedback recorded: undismiss by maintainer");
+    const pushed = github.pushCommit(pr, [
+      {
+        path: "src/settings.js",
+        content: text(withLine(head, 26, "export const setting26 = 27;")),
+      },
+    ]);
+    await deliver(
+      app.webhookUrl,
+      pullRequestEvent("synchronize", pushed, { before: pr.headSha }),
+      WEBHOOK_SECRET,
+    );
+    await waitFor(() => completed(pushed.headSha).length === 1, 30_000);
+    await waitFor(() => consensusOf(pushed).includes(pushed.headSha));
+    const body = consensusOf(pushed);
+    expect(body).toContain("Admin token compared");
+    expect(body).not.toContain("dismissed by");
   });
 });
