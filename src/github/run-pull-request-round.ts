@@ -299,7 +299,6 @@ async function runRegistered(
       resumed: prepared.resumed,
       skip,
       clock: deps.clock,
-      onStatus: (next) => {
       // The daily caps count the installation's other rounds since 00:00 UTC; this round counts
       // its own as it goes.
       dailySpend: async () =>
@@ -312,6 +311,7 @@ async function runRegistered(
           ),
           ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
         }).total,
+      onStatus: (next) => {
         // A shutdown aborts lenses only to resume them later: the board keeps showing them
         // running rather than cancelled (and the round as unfinished). After a lost job,
         // the board is another worker's.
@@ -448,6 +448,8 @@ async function runRegistered(
   }
 }
 
+const DAY_MS = 86_400_000;
+
 /**
  * An incremental round's re-checks are stored with its challenges (one kind of session, one
  * table), their fingerprints under this prefix so neither is mistaken for the other on resume.
@@ -456,8 +458,6 @@ const RECHECK_KEY = "recheck:";
 
 /** What the board says of a round's scope: counts and the SHA, not the files. */
 function scopeStatusOf(scope: ReviewScope, previousHeadSha: string | undefined): ScopeStatus {
-const DAY_MS = 86_400_000;
-
   if (scope.kind === "incremental") {
     return { kind: "incremental", since: scope.since, files: scope.files.length };
   }
