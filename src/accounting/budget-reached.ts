@@ -9,6 +9,13 @@ export interface BudgetNote {
   crossExaminationSkipped?: boolean;
   /** The downshift a large change got: "large change (1,234 lines): security, correctness only". */
   downshift?: string;
+  /**
+   * An incremental round's light step, in words: "small step (10 lines since abc1234): one model
+   * per lens", or "nothing to review since abc1234: 3 open findings carried".
+   */
+  step?: string;
+  /** Set with `step` when nothing reviewable changed: no lens ran, and that is not a failure. */
+  stepEmpty?: boolean;
 }
 
 /** What has been spent, as a cap sees it: this round's, and the installation's today (this round's included). */

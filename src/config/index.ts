@@ -33,4 +33,5 @@ export {
   type PublishSeverity,
   type ReviewConfig,
   type SandboxConfig,
+  SmallStepConfig,
 } from "./schema.js";

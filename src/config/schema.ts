@@ -131,6 +131,19 @@ export type ModelConfig = z.infer<typeof ModelConfig>;
 
 export const LensId = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lowercase letters, digits and '-'");
 
+/**
+ * An incremental round whose step changes at most `maxChangedLines` reviewable lines (added plus
+ * deleted) is reviewed by `reviewersPerLens` models per lens instead of every model: assigned by
+ * round number, so over successive rounds every model covers every lens; lone findings still go
+ * to the other models through the cross-examination. 0 lines turns it off. Full rounds (the first,
+ * `@gadfly review full`, a rebase) always run every model on every lens.
+ */
+export const SmallStepConfig = z.strictObject({
+  maxChangedLines: z.number().int().min(0).max(1_000_000).default(200),
+  reviewersPerLens: z.number().int().min(1).max(64).default(1),
+});
+export type SmallStepConfig = z.infer<typeof SmallStepConfig>;
+
 export const ReviewConfig = z.strictObject({
   lenses: z
     .array(LensId)
@@ -152,6 +165,11 @@ export const ReviewConfig = z.strictObject({
    * pushes is reviewed once, at its last head. 0 starts at once. Comments and re-runs never wait.
    */
   debounceSeconds: z.number().int().min(0).max(3600).default(30),
+  /**
+   * How an incremental round reviews a small step. Absent: the defaults (200 lines, one model
+   * per lens).
+   */
+  smallStep: SmallStepConfig.optional(),
 });
 export type ReviewConfig = z.infer<typeof ReviewConfig>;
 

@@ -41,6 +41,8 @@ export interface ConsensusView {
   budgetSkippedCrossExamination: boolean;
   /** The downshift a large change got, in words; null when the round ran its whole plan. */
   downshift: string | null;
+  /** An incremental round's light step (small, or nothing to review), in words; null otherwise. */
+  step: string | null;
   verdict: string;
   findingCount: number;
   multiModelCount: number;
@@ -84,7 +86,8 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
   return {
     meta: options.meta,
     modelCount: consensus.modelCount,
-    noModel: consensus.modelCount === 0,
+    // Nothing reviewable changed: no model ran, and that is not a failed review.
+    noModel: consensus.modelCount === 0 && consensus.budget?.stepEmpty !== true,
     incompleteLenses: consensus.models
       .flatMap((model) => model.lenses)
       .filter((lens) => lens.outcome === "failed" || lens.outcome === "cancelled").length,
@@ -99,6 +102,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     budgetReached: consensus.budget?.reached ?? null,
     budgetSkippedCrossExamination: consensus.budget?.crossExaminationSkipped === true,
     downshift: consensus.budget?.downshift ?? null,
+    step: consensus.budget?.step ?? null,
     verdict: consensus.verdict,
     findingCount: consensus.clusters.length,
     multiModelCount: multiModel.count,

@@ -64,6 +64,9 @@ export function renderCheckRunOutput(
  * skipped lens (its model kept from the change) is not a failure, but not a review either.
  */
 function checkTitle(consensus: Consensus): string {
+  // A light step is by design, not a gap: said after the verdict, not as partial.
+  const step = consensus.budget?.step === undefined ? "" : ` — ${consensus.budget.step}`;
+  if (consensus.budget?.stepEmpty === true) return `${consensus.verdict}${step}`;
   if (consensus.modelCount === 0) {
     // A daily cap already reached when the round began: nothing ran, and the title says why.
     const reached = consensus.budget?.reached;
@@ -91,6 +94,6 @@ function checkTitle(consensus: Consensus): string {
   ];
   const parts = [...budget, ...(gaps.length === 0 ? [] : [gaps.join(", ")])];
   return parts.length === 0
-    ? consensus.verdict
-    : `${consensus.verdict} (partial: ${parts.join("; ")})`;
+    ? `${consensus.verdict}${step}`
+    : `${consensus.verdict} (partial: ${parts.join("; ")})${step}`;
 }

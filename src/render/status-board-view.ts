@@ -25,6 +25,8 @@ export interface StatusBoardView {
   budgetSkippedCrossExamination: boolean;
   /** The downshift a large change got, in words; null when the round ran its whole plan. */
   downshift: string | null;
+  /** An incremental round's light step (small, or nothing to review), in words; null otherwise. */
+  step: string | null;
   updatedAt: string;
   finishedCount: number;
   reviewerCount: number;
@@ -86,6 +88,7 @@ export function statusBoardView(
     budgetReached: status.budget?.reached ?? null,
     budgetSkippedCrossExamination: status.budget?.crossExaminationSkipped === true,
     downshift: status.budget?.downshift ?? null,
+    step: status.budget?.step ?? null,
     updatedAt: formatTimestamp(status.updatedAt),
     finishedCount: status.reviewers.filter(hasFinished).length,
     reviewerCount: status.reviewers.length,

@@ -1,5 +1,6 @@
 import type { ReviewPlan } from "../config/index.js";
 import type { ChangeSet } from "./change-set.js";
+import { filesUnderReview } from "./files-under-review.js";
 
 const count = new Intl.NumberFormat("en-US");
 
@@ -52,11 +53,4 @@ export function downshiftPlan(
         ? `large change (${size.join(", ")}): ${kept.join(" on ")} only`
         : `large change (${size.join(", ")}): no ${none} of this round is among the downshift's, so none runs`,
   };
-}
-
-/** The files reviewers are given as the change: the step of an incremental round, less those left out. */
-function filesUnderReview(change: ChangeSet): ChangeSet["files"] {
-  const left = new Set(change.notReviewed.map((entry) => entry.path));
-  const files = change.scope?.kind === "incremental" ? change.scope.files : change.files;
-  return files.filter((file) => !left.has(file.path));
 }

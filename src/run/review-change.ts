@@ -17,6 +17,7 @@ import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./rech
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
+import { emptyStepNote, smallStepPlan } from "./small-step-plan.js";
 
 export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> {
   /**
@@ -91,10 +92,24 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
   const downshift = downshiftPlan(options.plan, change);
   const plan = downshift.plan;
   rest.plan = plan;
+  // An incremental step with nothing reviewable runs no lens; a small one, a few models per lens.
+  const step = smallStepPlan(plan, change, options.round, rest.skip);
   const reviewed = await reviewRound({
     ...rest,
     change,
     ...(downshift.note === null ? {} : { downshift: downshift.note }),
+    ...(step.kind === "whole"
+      ? {}
+      : {
+          step:
+            step.kind === "small"
+              ? { note: step.note, empty: false, assignment: step.assignment }
+              : {
+                  note: emptyStepNote(step.since, plannedCarry(previous, change)),
+                  empty: true,
+                  assignment: new Map(),
+                },
+        }),
   });
   const { reports } = reviewed;
   // A cap reached during the lenses also keeps the cross-examination from starting.
@@ -110,7 +125,8 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     ...(finishedChallenges === undefined ? {} : { finishedChallenges }),
     ...(onChallenge === undefined ? {} : { onChallenge }),
   });
-  const { records, status } = examined;
+  const { records } = examined;
+  let { status } = examined;
   const consensusOf = (carry?: CarriedFinding[]) =>
     buildConsensus({
       reports,
@@ -132,6 +148,11 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     });
     rechecks = carried.records;
     if (carried.carry.length > 0) consensus = consensusOf(carried.carry);
+    if (step.kind === "empty") {
+      // The board said what was planned; the re-checks may have let some go.
+      const note = emptyStepNote(step.since, carried.carry.length);
+      status = { ...status, budget: { ...status.budget, step: note, stepEmpty: true } };
+    }
   }
   // Re-checks are model sessions too: the bill counts them with the challenges.
   const usage = roundUsage({
@@ -151,6 +172,14 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     challenges: records,
     rechecks,
   };
+}
+
+/** How many open findings an empty step carries, or re-checks, before anything runs. */
+function plannedCarry(previous: ReviewChangeOptions["previous"], change: ChangeSet): number {
+  if (previous === undefined || change.scope?.kind !== "incremental") return 0;
+  const pullPaths = new Set(change.files.map((file) => file.path));
+  const plan = planCarry(previous.findings, change.scope, pullPaths);
+  return plan.carry.length + plan.recheck.length;
 }
 
 /** The carry plan of an incremental round, with the re-checks of the findings the push touched. */

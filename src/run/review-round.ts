@@ -71,6 +71,12 @@ export interface ReviewRoundOptions {
   dailySpend?: () => Promise<UsageFigures>;
   /** The downshift the plan was given for a large change, in words: shown on the board. */
   downshift?: string;
+  /**
+   * An incremental round's light step (smallStepPlan): only the models `assignment` gives a lens
+   * (lens → model ids) review it — none for an empty step — and `note` says so on the board.
+   * Absent: every model reviews every lens.
+   */
+  step?: { note: string; empty: boolean; assignment: ReadonlyMap<string, readonly string[]> };
 }
 
 export interface ReviewRoundResult {
@@ -94,6 +100,12 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     (options.finished ?? []).map((report) => [`${report.model}\u0000${report.lens}`, report]),
   );
 
+  // A model kept from the change keeps its skipped lenses on the board, whatever the step.
+  const lensesOf = (model: string): string[] => {
+    const assignment = options.step?.assignment;
+    if (assignment === undefined || options.skip?.has(model) === true) return plan.lenses;
+    return plan.lenses.filter((lens) => assignment.get(lens)?.includes(model) === true);
+  };
   let status = initialRoundStatus(
     {
       headSha: change.headSha,
@@ -101,15 +113,24 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
       reviewers: plan.models.map((model) => ({
         model: model.id,
         provider: model.provider,
-        lenses: plan.lenses,
+        lenses: lensesOf(model.id),
       })),
       notReviewed: change.notReviewed,
       ...(options.resumed === true ? { resumed: true } : {}),
     },
     clock.now(),
   );
-  if (options.downshift !== undefined)
-    status = { ...status, budget: { downshift: options.downshift } };
+  if (options.downshift !== undefined || options.step !== undefined) {
+    status = {
+      ...status,
+      budget: {
+        ...(options.downshift === undefined ? {} : { downshift: options.downshift }),
+        ...(options.step === undefined
+          ? {}
+          : { step: options.step.note, ...(options.step.empty ? { stepEmpty: true } : {}) }),
+      },
+    };
+  }
   const secrets =
     options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
   const redact = createRedactor(secrets);
@@ -129,7 +150,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
   for (const model of plan.models) {
     const reason = options.skip?.get(model.id);
     if (reason === undefined) continue;
-    for (const lensId of plan.lenses) {
+    for (const lensId of lensesOf(model.id)) {
       const key = `${model.id}\u0000${lensId}`;
       if (!finished.has(key)) skipped.set(key, skippedReport(model, lensId, reason));
     }
@@ -204,7 +225,11 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
   }
 
   // Interleave models (lens-major order) so one slow provider does not hold every slot.
-  const jobs = plan.lenses.flatMap((lensId) => plan.models.map((model) => ({ model, lensId })));
+  const jobs = plan.lenses.flatMap((lensId) =>
+    plan.models
+      .filter((model) => lensesOf(model.id).includes(lensId))
+      .map((model) => ({ model, lensId })),
+  );
   const settled = await Promise.all(
     jobs.map(async ({ model, lensId }): Promise<LensReport> => {
       const previous = finished.get(`${model.id}\u0000${lensId}`);
