@@ -27,7 +27,14 @@ export async function createRedactingLog(options: RedactingLogOptions): Promise<
   });
   transform.pipe(options.destination ?? process.stdout);
   return pino(
-    { level: env.LOG_LEVEL ?? "info", name: "probot", messageKey: env.LOG_MESSAGE_KEY ?? "msg" },
+    {
+      level: env.LOG_LEVEL ?? "info",
+      name: "probot",
+      messageKey: env.LOG_MESSAGE_KEY ?? "msg",
+      // The HTTP log of each request would print these headers: the dashboard's bearer token
+      // and its session cookie are credentials (the token is redacted by value too).
+      redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
+    },
     redactingStream(transform, options.secrets),
   );
 }

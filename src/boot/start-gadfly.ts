@@ -36,6 +36,7 @@ import {
 import { systemClock } from "../time/index.js";
 import { appIdentity } from "./app-identity.js";
 import { createRedactingLog } from "./create-redacting-log.js";
+import { dashboardFromEnv } from "./dashboard-from-env.js";
 import { gadflyApp } from "./gadfly-app.js";
 import { githubOctokit } from "./github-octokit.js";
 import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
@@ -199,10 +200,17 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       );
       close = () => closeServer(server);
     } else {
+      // On the webhook port only; a worker serves no dashboard. A bad token stops the start.
+      const dashboard = dashboardFromEnv(env, {
+        store,
+        config,
+        onError: (error) => log?.warn({ err: describeError(error) }, "dashboard failed"),
+      });
       const server = await run(
         (app, appOptions) => {
           log = app.log;
           appOptions?.addHandler(rootWebhookHandler(app));
+          if (dashboard !== null) appOptions?.addHandler(dashboard);
           return gadflyApp({
             ...services,
             workers: settings.role === "web" ? null : { concurrency: settings.roundsPerProcess },

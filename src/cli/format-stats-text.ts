@@ -1,5 +1,7 @@
-import type { Scoreboard, ScoreLine } from "../scoreboard/index.js";
+import { figureText, type Scoreboard, type ScoreLine } from "../scoreboard/index.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
+
+const { dollars, percent, seconds, tokens } = figureText;
 
 const COLUMNS: readonly { title: string; value: (line: ScoreLine) => string }[] = [
   { title: "findings", value: (line) => String(line.findings) },
@@ -72,23 +74,4 @@ function table(heading: string, rows: readonly ScoreLine[]): string[] {
 
 function safe(text: string): string {
   return terminalSafeText(text, { oneLine: true }).slice(0, 60);
-}
-
-function percent(rate: number | null): string {
-  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
-}
-
-function dollars(amount: number | null): string {
-  if (amount === null) return "—";
-  return amount >= 100 ? `$${amount.toFixed(0)}` : `$${amount.toFixed(amount >= 1 ? 2 : 3)}`;
-}
-
-function tokens(count: number): string {
-  if (count >= 1_000_000) return `${(count / 1_000_000).toFixed(2)}M`;
-  if (count >= 1_000) return `${(count / 1_000).toFixed(1)}k`;
-  return String(Math.round(count));
-}
-
-function seconds(milliseconds: number | null): string {
-  return milliseconds === null ? "—" : `${(milliseconds / 1000).toFixed(1)} s`;
 }

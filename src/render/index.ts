@@ -1,5 +1,10 @@
 // Front door of src/render: Markdown for GitHub: the consensus comment, inline comments, the status board, check runs.
 // Other folders import only from here; this lists what they use today.
+export {
+  DASHBOARD_SORT_KEYS,
+  type DashboardPageInput,
+  type DashboardSortKey,
+} from "./dashboard-view.js";
 export { escapeInline } from "./escape/markdown-line.js";
 export { challengeNote } from "./finding-row.js";
 export { formatLocation } from "./format.js";
@@ -15,6 +20,8 @@ export { parseMetaComment } from "./meta-comment.js";
 export { notReviewedLabel } from "./not-reviewed-label.js";
 export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";
+export { renderDashboard } from "./render-dashboard.js";
+export { renderDashboardLogin } from "./render-dashboard-login.js";
 export { renderInlineComment } from "./render-inline-comment.js";
 export {
   type HeldBack,

@@ -193,7 +193,12 @@ function recentRounds(
   roundCost: ReadonlyMap<string, number | null>,
 ): RecentRound[] {
   const findings = new Map<string, number>();
-  for (const { roundId } of rows.findings) findings.set(roundId, (findings.get(roundId) ?? 0) + 1);
+  const top = new Map<string, string>();
+  for (const { roundId, finding } of rows.findings) {
+    findings.set(roundId, (findings.get(roundId) ?? 0) + 1);
+    // Saved in rank order: the first is the round's most agreed, most severe finding.
+    if (!top.has(roundId)) top.set(roundId, finding.title);
+  }
   return [...rows.rounds]
     .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
     .slice(0, RECENT_ROUNDS)
@@ -205,6 +210,7 @@ function recentRounds(
       headSha: round.headSha,
       createdAt: new Date(round.createdAt).toISOString(),
       findings: findings.get(round.id) ?? 0,
+      topFinding: top.get(round.id) ?? null,
       costUsd: roundCost.has(round.id) ? (roundCost.get(round.id) as number | null) : 0,
     }));
 }

@@ -3,6 +3,7 @@
 // `gadfly stats` and the dashboard. The figures are computed by pure functions from the rows
 // the store reads; the SQL is in run/store (scoreboard-rows.ts), next to the other queries.
 export { computeScoreboard, type ScoreboardInput } from "./compute-scoreboard.js";
+export { figureText } from "./figure-text.js";
 export { type FindingOutcome, findingOutcomes } from "./finding-outcomes.js";
 export { parseRepository, type RepositoryName } from "./parse-repository.js";
 export { MAX_WINDOW_DAYS, parseWindow } from "./parse-window.js";

@@ -54,6 +54,8 @@ export interface RecentRound {
   createdAt: string;
   /** Findings it published. */
   findings: number;
+  /** The title of its first-ranked finding (model text: untrusted), or null. */
+  topFinding: string | null;
   costUsd: number | null;
 }
 
