@@ -63,9 +63,9 @@ export interface ScoreboardRows {
   /** Oldest first. */
   rounds: ScoreboardRound[];
   lensRuns: ScoreboardLensRun[];
-  /** By round, in the order saved. */
+  /** By round (oldest first), in the order saved. */
   findings: ScoreboardFinding[];
-  /** By round, in the order saved. */
+  /** By round (oldest first), in the order saved. */
   challenges: ScoreboardChallenge[];
 }
 
@@ -109,19 +109,19 @@ export function scoreboardQueries(
         ${json.findings} AS findings, l.input_tokens, l.cached_input_tokens,
         ${json.cacheWrite} AS cache_write_tokens, l.output_tokens, l.duration_ms
       FROM lens_runs l JOIN rounds r ON r.id = l.round_id
-      WHERE ${window} ORDER BY l.round_id, l.model, l.lens`,
+      WHERE ${window} ORDER BY r.created_at, l.round_id, l.model, l.lens`,
     findings: `SELECT f.round_id, ${ROUND_FINDING_COLUMNS.split(", ")
       .map((column) => `f.${column}`)
       .join(", ")}
       FROM round_findings f JOIN rounds r ON r.id = f.round_id
-      WHERE ${window} ORDER BY f.round_id, f.ordinal`,
+      WHERE ${window} ORDER BY r.created_at, f.round_id, f.ordinal`,
     challenges: `SELECT c.round_id, c.fingerprint, c.model, c.outcome, c.verdict,
         COALESCE(c.input_tokens, 0) AS input_tokens,
         COALESCE(c.cached_input_tokens, 0) AS cached_input_tokens,
         COALESCE(c.cache_write_tokens, 0) AS cache_write_tokens,
         COALESCE(c.output_tokens, 0) AS output_tokens, c.saved_at
       FROM round_challenges c JOIN rounds r ON r.id = c.round_id
-      WHERE ${window} ORDER BY c.round_id, c.saved_order`,
+      WHERE ${window} ORDER BY r.created_at, c.round_id, c.saved_order`,
   };
 }
 

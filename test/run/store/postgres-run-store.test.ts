@@ -11,6 +11,7 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
+import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
 
@@ -28,6 +29,7 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
 
   const backend = postgresStoreBackend(() => databaseUrl);
   runStoreContractRounds(backend);
+  runStoreContractScoreboard(backend);
   runStoreContractLenses(backend);
   runStoreContractPublished(backend);
   runStoreContractRaces(backend);

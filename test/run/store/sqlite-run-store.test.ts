@@ -6,12 +6,14 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
+import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
 import { sqliteStoreBackend } from "./helpers/sqlite-store-backend.js";
 
 // The shared RunStore contract; SQLite's own concerns (files, processes, migrations) have their own tests.
 describe("SqliteRunStore", () => {
   runStoreContractRounds(sqliteStoreBackend);
+  runStoreContractScoreboard(sqliteStoreBackend);
   runStoreContractLenses(sqliteStoreBackend);
   runStoreContractPublished(sqliteStoreBackend);
   runStoreContractRaces(sqliteStoreBackend);
