@@ -67,7 +67,10 @@ try {
   const sampler = (async () => {
     while (sampling) {
       maxInFlight = Math.max(maxInFlight, inFlight());
-      peakSampledRssMb = Math.max(peakSampledRssMb, (await readProcessStats(app.pid)).rssMb);
+      // The app gone (a crash) ends the sampling; the wait below then reports its output.
+      const stats = await readProcessStats(app.pid).catch(() => undefined);
+      if (stats === undefined) return;
+      peakSampledRssMb = Math.max(peakSampledRssMb, stats.rssMb);
       await sleep(SAMPLE_MS);
     }
   })();
@@ -77,7 +80,12 @@ try {
       deliver(app.webhookUrl, pullRequestEvent("opened", pullRequest), WEBHOOK_SECRET),
     ),
   );
-  await waitFor(() => completed() === PULL_REQUESTS, 600_000).catch((error: unknown) => {
+  await waitFor(() => {
+    if (app.process.exitCode !== null || app.process.signalCode !== null) {
+      throw new Error(`the app exited (${app.process.exitCode ?? app.process.signalCode})`);
+    }
+    return completed() === PULL_REQUESTS;
+  }, 600_000).catch((error: unknown) => {
     throw new Error(
       `${completed()} of ${PULL_REQUESTS} rounds completed: ${String(error)}\n${app.output().slice(-4000)}`,
     );
