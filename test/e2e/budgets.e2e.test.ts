@@ -34,6 +34,34 @@ const injection: LensFinding = {
 const ROUND_CAP = "round cap of 1,000 tokens";
 const DAILY_CAP = "daily cap of 1,000 tokens";
 
+/** The app config of both describes: two Ollama models, two lenses, and `extra` lines. */
+async function writeConfig(stack: Stack, extra: readonly string[]): Promise<void> {
+  await writeFile(
+    stack.configPath,
+    [
+      "providers:",
+      "  - name: ollama-cloud",
+      "    type: ollama",
+      `    host: ${stack.ollama.url}`,
+      "models:",
+      '  - { id: "glm-5.2:cloud", provider: ollama-cloud }',
+      '  - { id: "kimi-k2.6:cloud", provider: ollama-cloud }',
+      "review:",
+      "  lenses: [security, correctness]",
+      "  maxTurns: 6",
+      "  timeoutSeconds: 60",
+      "  debounceSeconds: 0",
+      ...extra,
+      "",
+    ].join("\n"),
+  );
+  stack.github.addRepo({
+    owner: REPO.owner,
+    name: REPO.repo,
+    files: { "src/db.js": `${base.join("\n")}\n` },
+  });
+}
+
 /**
  * Budgets against the running app: one reviewer slot, so lenses start one after another; a
  * round cap of 1,000 tokens lets the first lens run (nothing spent yet) and keeps every other
@@ -53,33 +81,12 @@ describe("budgets", { timeout: 120_000 }, () => {
       "[capped]": { findings: (_model, lens) => (lens === "security" ? [injection] : []) },
       "[daily]": { findings: () => [] },
     });
-    await writeFile(
-      stack.configPath,
-      [
-        "providers:",
-        "  - name: ollama-cloud",
-        "    type: ollama",
-        `    host: ${stack.ollama.url}`,
-        "models:",
-        '  - { id: "glm-5.2:cloud", provider: ollama-cloud }',
-        '  - { id: "kimi-k2.6:cloud", provider: ollama-cloud }',
-        "review:",
-        "  lenses: [security, correctness]",
-        "  concurrency: 1",
-        "  maxTurns: 6",
-        "  timeoutSeconds: 60",
-        "  debounceSeconds: 0",
-        "budget:",
-        "  roundTokens: 1000",
-        "  dailyTokens: 1000",
-        "",
-      ].join("\n"),
-    );
-    stack.github.addRepo({
-      owner: REPO.owner,
-      name: REPO.repo,
-      files: { "src/db.js": `${base.join("\n")}\n` },
-    });
+    await writeConfig(stack, [
+      "  concurrency: 1",
+      "budget:",
+      "  roundTokens: 1000",
+      "  dailyTokens: 1000",
+    ]);
     app = await startApp(stack);
   }, 60_000);
 
@@ -175,31 +182,10 @@ describe("budget.downshift", { timeout: 120_000 }, () => {
     router = routeReviews(stack, {
       "[large]": { findings: (_model, lens) => (lens === "security" ? [injection] : []) },
     });
-    await writeFile(
-      stack.configPath,
-      [
-        "providers:",
-        "  - name: ollama-cloud",
-        "    type: ollama",
-        `    host: ${stack.ollama.url}`,
-        "models:",
-        '  - { id: "glm-5.2:cloud", provider: ollama-cloud }',
-        '  - { id: "kimi-k2.6:cloud", provider: ollama-cloud }',
-        "review:",
-        "  lenses: [security, correctness]",
-        "  maxTurns: 6",
-        "  timeoutSeconds: 60",
-        "  debounceSeconds: 0",
-        "budget:",
-        '  downshift: { aboveChangedLines: 50, lenses: [security], models: ["kimi-k2.6:cloud"] }',
-        "",
-      ].join("\n"),
-    );
-    stack.github.addRepo({
-      owner: REPO.owner,
-      name: REPO.repo,
-      files: { "src/db.js": `${base.join("\n")}\n` },
-    });
+    await writeConfig(stack, [
+      "budget:",
+      '  downshift: { aboveChangedLines: 50, lenses: [security], models: ["kimi-k2.6:cloud"] }',
+    ]);
     app = await startApp(stack);
   }, 60_000);
 
