@@ -16,7 +16,6 @@ import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
-import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import type {
   FeedbackInput,
   PostedInline,
@@ -32,6 +31,7 @@ import type {
   StoredRound,
   UnfinishedRound,
 } from "./run-store.js";
+import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import {
   CHALLENGE_COLUMNS,
   type ChallengeRow,

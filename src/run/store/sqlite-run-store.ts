@@ -13,7 +13,6 @@ import {
   modelSpendFromRow,
 } from "./installation-spend.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
-import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import type {
   FeedbackInput,
   PostedInline,
@@ -29,6 +28,7 @@ import type {
   StoredRound,
   UnfinishedRound,
 } from "./run-store.js";
+import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import {
   CHALLENGE_COLUMNS,
   type ChallengeRow,
