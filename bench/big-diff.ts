@@ -10,7 +10,7 @@ import parseDiff from "parse-diff";
 import { ChangedLineIndex } from "../src/diff/changed-line-index.js";
 import { packDiff } from "../src/diff/pack-diff.js";
 import { parseUnifiedDiff } from "../src/diff/parse-unified-diff.js";
-import { CHANGED_LINES, FILE_COUNT, syntheticDiff } from "./synthetic-big-diff.js";
+import { FILE_COUNT, syntheticDiff } from "./synthetic-big-diff.js";
 
 const PACK_BUDGET = 400_000;
 const RUNS = 7;
