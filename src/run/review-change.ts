@@ -127,10 +127,14 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
   });
   const { records } = examined;
   let { status } = examined;
+  // A light step's consensus details the models that had a lens in it, not the others as failed.
+  const modelOrder = plan.models
+    .map((model) => model.id)
+    .filter((id) => step.kind === "whole" || reports.some((report) => report.model === id));
   const consensusOf = (carry?: CarriedFinding[]) =>
     buildConsensus({
       reports,
-      modelOrder: plan.models.map((model) => model.id),
+      modelOrder,
       lensOrder: plan.lenses,
       providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
       round: options.round,

@@ -110,11 +110,10 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
     {
       headSha: change.headSha,
       round: options.round,
-      reviewers: plan.models.map((model) => ({
-        model: model.id,
-        provider: model.provider,
-        lenses: lensesOf(model.id),
-      })),
+      // A light step's board lists the models it gave a lens, not the others as done.
+      reviewers: plan.models
+        .map((model) => ({ model: model.id, provider: model.provider, lenses: lensesOf(model.id) }))
+        .filter((reviewer) => options.step === undefined || reviewer.lenses.length > 0),
       notReviewed: change.notReviewed,
       ...(options.resumed === true ? { resumed: true } : {}),
     },

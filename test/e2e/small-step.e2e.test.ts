@@ -185,6 +185,8 @@ describe("small incremental steps", { timeout: 90_000 }, () => {
     expect(round3).toContain(note);
     expect(round3).toMatch(/🔁 2 still open/);
     expect(round3).not.toContain("no model completed its review");
+    // No model had a lens in it: none is listed as having failed one.
+    expect(round3).not.toContain("no lens completed");
     const check = completed(third.headSha)[0];
     expect(check?.conclusion).toBe("neutral");
     expect(check?.output?.title).toBe(`Significant issues — ${note}`);
