@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LensFinding } from "../../src/findings/schema.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { assignReviewers } from "../../src/run/assign-reviewers.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
@@ -14,6 +13,7 @@ import {
   waitFor,
 } from "./harness.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
+import { aHead, bHead, INJECTION, lines, NAN, text, withLine } from "./step-fixtures.js";
 
 /*
  * Light incremental steps against the running app (review.smallStep at its defaults): after a
@@ -27,32 +27,6 @@ const TAG = "[small-step]";
 const CONSENSUS = MARKERS.consensus;
 const BOARD = MARKERS.statusBoard;
 const LENSES = ["security", "correctness", "maintainability", "performance", "error-handling"];
-
-const lines = (count: number, name: string) =>
-  Array.from({ length: count }, (_, index) => `export const ${name}${index + 1} = ${index + 1};`);
-const text = (entries: readonly string[]) => `${entries.join("\n")}\n`;
-const withLine = (entries: readonly string[], line: number, value: string) =>
-  entries.map((entry, index) => (index === line - 1 ? value : entry));
-
-const aHead = withLine(lines(30, "a"), 5, 'export const run = (cmd) => exec("sh -c " + cmd);');
-const bHead = withLine(lines(20, "b"), 10, "export const retries = Number(process.env.RETRIES);");
-
-const finding = (
-  file: string,
-  line: number,
-  severity: LensFinding["severity"],
-  title: string,
-): LensFinding => ({
-  file,
-  line,
-  endLine: line,
-  severity,
-  confidence: "high",
-  title,
-  body: `${title}: see ${file}:${line}.`,
-});
-const INJECTION = finding("src/a.js", 5, "high", "Shell command built from `cmd` allows injection");
-const NAN = finding("src/b.js", 10, "medium", "`Number(process.env.RETRIES)` is NaN when unset");
 
 describe("small incremental steps", { timeout: 90_000 }, () => {
   let stack: Stack;
