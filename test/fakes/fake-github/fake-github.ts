@@ -205,7 +205,7 @@ export class FakeGitHub {
     const { state } = this.#parts;
     const found = findReviewComment(state, commentId);
     if (found === undefined) throw new Error(`no review comment ${commentId}`);
-    return reviewCommentJson(found.review, found.comment, state.urls);
+    return reviewCommentJson(found.review, found.comment, state.reactionsOn(commentId), state.urls);
   }
 
   /** A token with which requests act as this (human) user. */
@@ -271,9 +271,7 @@ export class FakeGitHub {
   }
 
   reactions(commentId: number): ReactionRecord[] {
-    return this.#parts.state.reactions
-      .filter((reaction) => reaction.commentId === commentId)
-      .map((reaction) => structuredClone(reaction));
+    return this.#parts.state.reactionsOn(commentId).map((reaction) => structuredClone(reaction));
   }
 
   requests(filter?: RequestFilter): RecordedRequest[] {

@@ -77,6 +77,11 @@ export class FakeState {
     return user;
   }
 
+  /** The reactions on one comment (issue and review comment ids never collide), oldest first. */
+  reactionsOn(commentId: number): ReactionRecord[] {
+    return this.reactions.filter((reaction) => reaction.commentId === commentId);
+  }
+
   findRepository(owner: string, name: string): RepositoryRecord | undefined {
     return this.repositories.get(`${owner}/${name}`.toLowerCase());
   }

@@ -133,7 +133,7 @@ function toJson(context: RepositoryRouteContext, comment: IssueCommentRecord) {
   return commentJson(
     comment,
     authorAssociation(context.repository, comment.user),
-    context.state.reactions.filter((reaction) => reaction.commentId === comment.id),
+    context.state.reactionsOn(comment.id),
     context.state.urls,
   );
 }

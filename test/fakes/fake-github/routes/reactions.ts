@@ -8,7 +8,7 @@ import { userJson } from "../views/user-json.js";
  * GitHub lists them: oldest first, paginated.
  */
 export function listReactions(context: RepositoryRouteContext, commentId: number): RouteResponse {
-  const reactions = context.state.reactions.filter((reaction) => reaction.commentId === commentId);
+  const reactions = context.state.reactionsOn(commentId);
   const page = paginate(reactions, context);
   return {
     status: 200,

@@ -56,7 +56,14 @@ export const reviewRoutes: Route[] = [
         const page = paginate(review.comments, context);
         return {
           status: 200,
-          json: page.items.map((comment) => reviewCommentJson(review, comment, context.state.urls)),
+          json: page.items.map((comment) =>
+            reviewCommentJson(
+              review,
+              comment,
+              context.state.reactionsOn(comment.id),
+              context.state.urls,
+            ),
+          ),
           headers: page.headers,
         };
       }),
@@ -83,7 +90,12 @@ export const reviewRoutes: Route[] = [
       return {
         status: 200,
         json: page.items.map(({ review, comment }) =>
-          reviewCommentJson(review, comment, context.state.urls),
+          reviewCommentJson(
+            review,
+            comment,
+            context.state.reactionsOn(comment.id),
+            context.state.urls,
+          ),
         ),
         headers: page.headers,
       };
@@ -265,7 +277,7 @@ function createReply(
   };
   state.reviews.set(reviewId, review);
   const [reply] = review.comments;
-  return { status: 201, json: reviewCommentJson(review, reply ?? root, state.urls) };
+  return { status: 201, json: reviewCommentJson(review, reply ?? root, [], state.urls) };
 }
 
 // The PR's files as of `commitId`: its head, an earlier head, or any commit

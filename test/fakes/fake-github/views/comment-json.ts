@@ -1,4 +1,5 @@
 import type { IssueCommentRecord, ReactionRecord, SiteUrls } from "../types.js";
+import { reactionRollupJson } from "./reaction-rollup-json.js";
 import { userJson } from "./user-json.js";
 
 export type AuthorAssociation = "OWNER" | "MEMBER" | "COLLABORATOR" | "CONTRIBUTOR" | "NONE";
@@ -11,8 +12,6 @@ export function commentJson(
   urls: SiteUrls,
 ): Record<string, unknown> {
   const apiUrl = `${urls.api}/repos/${comment.owner}/${comment.repo}`;
-  const count = (content: string) =>
-    reactions.filter((reaction) => reaction.content === content).length;
   return {
     id: comment.id,
     node_id: Buffer.from(`012:IssueComment${comment.id}`).toString("base64"),
@@ -25,17 +24,6 @@ export function commentJson(
     updated_at: comment.updatedAt,
     author_association: association,
     performed_via_github_app: null,
-    reactions: {
-      url: `${apiUrl}/issues/comments/${comment.id}/reactions`,
-      total_count: reactions.length,
-      "+1": count("+1"),
-      "-1": count("-1"),
-      laugh: count("laugh"),
-      hooray: count("hooray"),
-      confused: count("confused"),
-      heart: count("heart"),
-      rocket: count("rocket"),
-      eyes: count("eyes"),
-    },
+    reactions: reactionRollupJson(`${apiUrl}/issues/comments/${comment.id}/reactions`, reactions),
   };
 }

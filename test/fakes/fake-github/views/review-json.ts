@@ -1,4 +1,5 @@
-import type { ReviewCommentRecord, ReviewRecord, SiteUrls } from "../types.js";
+import type { ReactionRecord, ReviewCommentRecord, ReviewRecord, SiteUrls } from "../types.js";
+import { reactionRollupJson } from "./reaction-rollup-json.js";
 import { userJson } from "./user-json.js";
 
 /** A pull-request review as `POST/GET …/pulls/{number}/reviews` shows it. */
@@ -23,10 +24,11 @@ export function reviewJson(review: ReviewRecord, urls: SiteUrls): Record<string,
   };
 }
 
-/** An inline review comment as `GET …/pulls/{number}/comments` shows it. */
+/** An inline review comment as `GET …/pulls/{number}/comments` shows it, with its reactions' counts. */
 export function reviewCommentJson(
   review: ReviewRecord,
   comment: ReviewCommentRecord,
+  reactions: readonly ReactionRecord[],
   urls: SiteUrls,
 ): Record<string, unknown> {
   const apiUrl = `${urls.api}/repos/${review.owner}/${review.repo}`;
@@ -60,6 +62,7 @@ export function reviewCommentJson(
     original_line: comment.line,
     side: comment.side,
     subject_type: "line",
+    reactions: reactionRollupJson(`${apiUrl}/pulls/comments/${comment.id}/reactions`, reactions),
     ...(comment.inReplyToId === undefined ? {} : { in_reply_to_id: comment.inReplyToId }),
   };
 }
