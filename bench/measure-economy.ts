@@ -30,6 +30,8 @@ export interface RoundBill {
   requestBytes: number;
   /** Input tokens the app stored for the round (lens reports, challenges, re-checks). */
   storedInputTokens: number;
+  /** Of those, the cross-examination's challenges and the re-checks': what review sessions do not cost. */
+  storedChallengeInputTokens: number;
 }
 
 export interface ArmFigures {
@@ -226,11 +228,13 @@ function bill(stack: Stack, mark: BillMark, headSha: string): RoundBill {
   ];
   const sum = (pick: (line: (typeof lines)[number]) => number) =>
     lines.reduce((total, line) => total + pick(line), 0);
-  const stored = readAppStore<{ tokens: number | null }>(
+  const stored = readAppStore<{ tokens: number | null; challenges: number | null }>(
     stack.dataDir,
     `SELECT (SELECT COALESCE(SUM(input_tokens), 0) FROM lens_runs WHERE round_id = r.id)
           + (SELECT COALESCE(SUM(input_tokens), 0) FROM round_challenges WHERE round_id = r.id)
-          AS tokens
+          AS tokens,
+            (SELECT COALESCE(SUM(input_tokens), 0) FROM round_challenges WHERE round_id = r.id)
+          AS challenges
      FROM rounds r WHERE r.head_sha = ? AND r.state = 'completed'`,
     headSha,
   );
@@ -241,6 +245,7 @@ function bill(stack: Stack, mark: BillMark, headSha: string): RoundBill {
     modelCalls: lines.length,
     requestBytes: sum((line) => line.requestBytes),
     storedInputTokens: Number(stored[0]?.tokens ?? Number.NaN),
+    storedChallengeInputTokens: Number(stored[0]?.challenges ?? Number.NaN),
   };
 }
 
