@@ -6,6 +6,7 @@ import { parseTriggerComment } from "./parse-trigger-comment.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
+import { skipNonHuman } from "./skip-non-human.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /**
@@ -27,12 +28,9 @@ export async function handleIssueComment(
   if (payload.issue.pull_request === undefined)
     return { kind: "skipped", reason: "not a pull request" };
   const { comment } = payload;
-  const author = comment.user;
-  if (author === null) return { kind: "skipped", reason: "comment without an author" };
-  if (author.login.toLowerCase() === deps.botLogin.toLowerCase()) {
-    return { kind: "skipped", reason: "our own comment" };
-  }
-  if (author.type === "Bot") return { kind: "skipped", reason: "comment by a bot" };
+  const human = skipNonHuman(comment.user, deps.botLogin, "comment");
+  if ("skip" in human) return { kind: "skipped", reason: human.skip };
+  const author = human.actor;
   const repo = context.repo();
   // GitHub sends no webhook for reactions: a person's comment is a moment to read them.
   await pollReactions(

@@ -7,6 +7,7 @@ import type { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
 import { recordFeedback } from "./record-feedback.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
+import { skipNonHuman } from "./skip-non-human.js";
 import type { StartOutcome } from "./start-round.js";
 
 /**
@@ -27,12 +28,9 @@ export async function handleReviewComment(
   if (installationId === undefined)
     return { kind: "skipped", reason: "no installation in the payload" };
   const { comment } = payload;
-  const author = comment.user;
-  if (author === null) return { kind: "skipped", reason: "comment without an author" };
-  if (author.login.toLowerCase() === deps.botLogin.toLowerCase()) {
-    return { kind: "skipped", reason: "our own comment" };
-  }
-  if (author.type === "Bot") return { kind: "skipped", reason: "comment by a bot" };
+  const human = skipNonHuman(comment.user, deps.botLogin, "comment");
+  if ("skip" in human) return { kind: "skipped", reason: human.skip };
+  const author = human.actor;
   const repo = context.repo();
   const pullNumber = payload.pull_request.number;
   const target = { installationId, repo, pullNumber };

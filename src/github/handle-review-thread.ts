@@ -4,6 +4,7 @@ import { oncePerDelivery } from "./once-per-delivery.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { recordFeedback } from "./record-feedback.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
+import { skipNonHuman } from "./skip-non-human.js";
 import type { StartOutcome } from "./start-round.js";
 
 /**
@@ -20,12 +21,9 @@ export async function handleReviewThread(
   const installationId = payload.installation?.id;
   if (installationId === undefined)
     return { kind: "skipped", reason: "no installation in the payload" };
-  const sender = payload.sender;
-  if (sender === undefined) return { kind: "skipped", reason: "no sender" };
-  if (sender.login.toLowerCase() === deps.botLogin.toLowerCase()) {
-    return { kind: "skipped", reason: "our own resolution" };
-  }
-  if (sender.type === "Bot") return { kind: "skipped", reason: "resolved by a bot" };
+  const human = skipNonHuman(payload.sender, deps.botLogin, "resolution");
+  if ("skip" in human) return { kind: "skipped", reason: human.skip };
+  const sender = human.actor;
   const root = payload.thread.comments.find(
     (comment) => comment.in_reply_to_id === undefined || comment.in_reply_to_id === null,
   );
