@@ -152,9 +152,14 @@ async function runRegistered(
   let status = queuedStatus(prepared, skip, deps.clock.now());
   let checkRunId = round.artifacts.checkRunId;
   // With a quiet period, the push that superseded this round posted its own waiting board at
-  // once: this round's last edits would hide it, so the board is left to the newer round.
+  // once: this round's last edits would hide it, so the board is left to the newer round. So it
+  // is when the push lands while this round publishes: the newer round may have reviewed and
+  // written its board meanwhile (this round waited on GitHub), and a late "superseded" edit
+  // would overwrite its result.
+  let supersededWhilePublishing = false;
   const boardHandedOn = async () =>
-    deps.config.review.debounceSeconds > 0 && (await stop.settled())?.kind === "superseded";
+    supersededWhilePublishing ||
+    (deps.config.review.debounceSeconds > 0 && (await stop.settled())?.kind === "superseded");
   const board = createStatusBoardWriter(octokit, {
     round,
     render,
@@ -401,6 +406,7 @@ async function runRegistered(
       if (!(error instanceof PublishingStopped)) throw error;
       const stopped = error.reason;
       if (stopped.kind === "superseded" || stopped.kind === "cancelled") {
+        supersededWhilePublishing = stopped.kind === "superseded";
         await endStopped(stopped);
       } else {
         log.warn({ ...fields, stop: stopped.kind }, "round stopped while publishing");
