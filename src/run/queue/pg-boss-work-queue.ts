@@ -7,6 +7,7 @@ import { migrations } from "../store/migrations.js";
 import { applyPostgresMigrations } from "../store/postgres-migrations.js";
 import { postgresOpenError } from "../store/postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "../store/postgres-pool.js";
+import { retryOnDeadlock } from "../store/retry-on-deadlock.js";
 import { fairPriority } from "./fair-priority.js";
 import { JobStopError } from "./job-stop-error.js";
 import { pgBossJobSql } from "./pg-boss-job-sql.js";
@@ -116,9 +117,13 @@ export class PgBossWorkQueue implements WorkQueue {
     boss.on("error", (error) => onError(error, "pg-boss"));
     let listener: PostgresCancellationListener | undefined;
     try {
-      await applyPostgresMigrations(pool, target, migrations, clock.now());
+      await retryOnDeadlock(() => applyPostgresMigrations(pool, target, migrations, clock.now()), {
+        clock,
+      });
       await boss.start();
-      await boss.createQueue(options.queueName ?? DEFAULT_QUEUE);
+      // Another process's pg-boss maintenance can deadlock with the queue's creation (a
+      // partition attached to pg-boss's job table): the loser's transaction is rolled back.
+      await retryOnDeadlock(() => boss.createQueue(options.queueName ?? DEFAULT_QUEUE), { clock });
       const queue: { current?: PgBossWorkQueue } = {};
       listener = await PostgresCancellationListener.start({
         url: options.url,

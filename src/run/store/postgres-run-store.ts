@@ -16,6 +16,7 @@ import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
+import { retryOnDeadlock } from "./retry-on-deadlock.js";
 import type {
   FeedbackInput,
   PostedInline,
@@ -100,7 +101,7 @@ export class PostgresRunStore implements RunStore {
       ...(options.onIdleError === undefined ? {} : { onIdleError: options.onIdleError }),
     });
     try {
-      await applyPostgresMigrations(pool, target, migrations, clock.now());
+      await retryOnDeadlock(() => applyPostgresMigrations(pool, target, migrations, clock.now()));
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw postgresOpenError(target, error);
