@@ -1,11 +1,10 @@
 import type { Context } from "probot";
-import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
+import type { TriggerDecision } from "./can-trigger-review.js";
 import { loadRepoConfig } from "./load-repo-config.js";
-import { oncePerDelivery } from "./once-per-delivery.js";
 import { mentionOf, parseFeedbackCommand } from "./parse-feedback-command.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
-import { recordFeedback } from "./record-feedback.js";
+import { recordThreadFeedback } from "./record-thread-feedback.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { skipNonHuman } from "./skip-non-human.js";
 import type { StartOutcome } from "./start-round.js";
@@ -42,42 +41,25 @@ export async function handleReviewComment(
   const repoConfig = await loadRepoConfig(context.octokit, repo);
   const command = parseFeedbackCommand(comment.body, mentionOf(repoConfig.config.trigger));
   if (command === null) return { kind: "skipped", reason: "no feedback command" };
-  const posted = (await deps.store.postedInline(repo, pullNumber)).find(
-    (entry) => entry.commentId === rootId,
-  );
-  if (posted === undefined) {
-    return { kind: "skipped", reason: "not a reply to a Gadfly finding" };
-  }
-  const decision = await canTriggerReview(
+  return recordThreadFeedback(
     context.octokit,
     {
-      installationId,
-      repo,
-      author: { login: author.login, type: author.type ?? "User" },
-      botLogin: deps.botLogin,
+      delivery: context,
+      ...target,
+      rootCommentId: rootId,
+      actor: author,
+      kind: command.kind,
+      reason: command.reason,
+      notOurs: "not a reply to a Gadfly finding",
+      acknowledge: async () => {
+        await context.octokit.rest.reactions.createForPullRequestReviewComment({
+          ...repo,
+          comment_id: comment.id,
+          content: "+1",
+        });
+      },
     },
+    deps,
     permissions,
   );
-  if (!decision.allowed) {
-    return { kind: "skipped", reason: `feedback ignored: ${decision.reason}` };
-  }
-  return oncePerDelivery(context, deps, async () => {
-    await recordFeedback(
-      {
-        repo,
-        pullNumber,
-        fingerprint: posted.fingerprint,
-        kind: command.kind,
-        actor: author.login,
-        reason: command.reason,
-      },
-      deps,
-    );
-    await context.octokit.rest.reactions.createForPullRequestReviewComment({
-      ...repo,
-      comment_id: comment.id,
-      content: "+1",
-    });
-    return { kind: "skipped", reason: `feedback recorded: ${command.kind} by ${author.login}` };
-  });
 }

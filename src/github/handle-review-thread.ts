@@ -1,8 +1,7 @@
 import type { Context } from "probot";
-import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
-import { oncePerDelivery } from "./once-per-delivery.js";
+import type { TriggerDecision } from "./can-trigger-review.js";
 import type { PermissionCache } from "./permission-cache.js";
-import { recordFeedback } from "./record-feedback.js";
+import { recordThreadFeedback } from "./record-thread-feedback.js";
 import type { RoundDependencies } from "./run-pull-request-round.js";
 import { skipNonHuman } from "./skip-non-human.js";
 import type { StartOutcome } from "./start-round.js";
@@ -30,40 +29,20 @@ export async function handleReviewThread(
   if (root === undefined) return { kind: "skipped", reason: "thread without its first comment" };
   const repo = context.repo();
   const pullNumber = payload.pull_request.number;
-  const posted = (await deps.store.postedInline(repo, pullNumber)).find(
-    (entry) => entry.commentId === root.id,
-  );
-  if (posted === undefined) return { kind: "skipped", reason: "not a Gadfly finding's thread" };
-  if (posted.fixedReplyId !== undefined) {
-    return { kind: "skipped", reason: "the finding was fixed" };
-  }
-  const decision = await canTriggerReview(
+  return recordThreadFeedback(
     context.octokit,
     {
+      delivery: context,
       installationId,
       repo,
-      author: { login: sender.login, type: sender.type ?? "User" },
-      botLogin: deps.botLogin,
+      pullNumber,
+      rootCommentId: root.id,
+      actor: sender,
+      kind: "resolved_without_fix",
+      notOurs: "not a Gadfly finding's thread",
+      unlessFixed: true,
     },
+    deps,
     permissions,
   );
-  if (!decision.allowed) {
-    return { kind: "skipped", reason: `feedback ignored: ${decision.reason}` };
-  }
-  return oncePerDelivery(context, deps, async () => {
-    await recordFeedback(
-      {
-        repo,
-        pullNumber,
-        fingerprint: posted.fingerprint,
-        kind: "resolved_without_fix",
-        actor: sender.login,
-      },
-      deps,
-    );
-    return {
-      kind: "skipped",
-      reason: `feedback recorded: resolved_without_fix by ${sender.login}`,
-    };
-  });
 }
