@@ -19,6 +19,7 @@ export { limitModelCalls, type ModelCallSample } from "./limits/limit-model-call
 export { limitedModelFactory } from "./limits/limited-model-factory.js";
 export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/model-call-limiter.js";
 export { providerCap } from "./limits/provider-cap.js";
+export { memoizeRedactor, type RedactorMemoLimits } from "./memoize-redactor.js";
 export type { Message, ToolCall } from "./message.js";
 export { raceAbort } from "./race-abort.js";
 export { createRedactor, type Redactor, redactSecrets } from "./redact-secrets.js";

@@ -1,4 +1,4 @@
-import type { LanguageModel, Message } from "../llm/index.js";
+import type { LanguageModel, Message, Redactor } from "../llm/index.js";
 import { createRedactor, wrapLanguageModel } from "../llm/index.js";
 
 export interface TranscriptRecorder {
@@ -37,11 +37,12 @@ function sessionKey(messages: readonly Message[]): string {
  * loop knowing: for a chat model, each request's messages plus its answer; for
  * an agent CLI, its own transcript plus its last turn. What it hands out is
  * redacted of `secrets` (and of credential shapes): transcripts are stored, and a
- * model that read a key from a file or an error may have repeated it.
+ * model that read a key from a file or an error may have repeated it. A round passes its own
+ * redactor instead of the secrets, shared by its lenses (memoizeRedactor).
  */
 export function recordTranscript(
   model: LanguageModel,
-  secrets: readonly string[],
+  secrets: readonly string[] | Redactor,
 ): TranscriptRecorder {
   let longest: Message[] = [];
   const keep = (messages: Message[]) => {
@@ -54,7 +55,7 @@ export function recordTranscript(
     const key = sessionKey(messages);
     if (messages.length >= (sessions.get(key)?.length ?? 0)) sessions.set(key, messages);
   };
-  const redact = createRedactor(secrets);
+  const redact = typeof secrets === "function" ? secrets : createRedactor(secrets);
   const transcript = () =>
     (sessions.size > 0 ? [...sessions.values()].flat() : longest).map((message) =>
       redactMessage(message, redact),

@@ -1,7 +1,7 @@
 import type { LensDefinition, LensEvent, LensFailover, LensReport } from "../agent/index.js";
 import { publicFailureReason, reviewLens, type Workspace } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig } from "../config/index.js";
-import type { LanguageModel, Message, ModelFactory } from "../llm/index.js";
+import type { LanguageModel, Message, ModelFactory, Redactor } from "../llm/index.js";
 import { createLanguageModel, failoverReason, guardEmptyCompletions } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import { recordTranscript } from "./record-transcript.js";
@@ -23,7 +23,8 @@ export interface ReviewLensChainInput {
   prompt: Parameters<typeof reviewLens>[0]["prompt"];
   onEvent: (event: LensEvent) => void;
   clock: Clock;
-  secrets: readonly string[];
+  /** The round's redactor (shared: the lenses' transcripts repeat the same long texts). */
+  redact: Redactor;
 }
 
 /**
@@ -102,7 +103,7 @@ async function attempt(
   // Only where there is somewhere to go: a lone model's second empty answer is the lens's own
   // failure (no findings block), as it always was.
   const guarded = hasNext ? guardEmptyCompletions(languageModel) : languageModel;
-  const recorder = recordTranscript(guarded, input.secrets);
+  const recorder = recordTranscript(guarded, input.redact);
   let failure: unknown;
   const report = await reviewLens({
     model: recorder.model,

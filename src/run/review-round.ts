@@ -13,7 +13,7 @@ import {
 } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
 import type { Message, ModelFactory } from "../llm/index.js";
-import { createRedactor } from "../llm/index.js";
+import { createRedactor, memoizeRedactor, type Redactor } from "../llm/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
@@ -132,7 +132,9 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
   }
   const secrets =
     options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
-  const redact = createRedactor(secrets);
+  // One for the round: every lens's transcript repeats the same opening (the diff summary) and
+  // file reads, redacted once here instead of once per lens and session.
+  const redact = memoizeRedactor(createRedactor(secrets));
   const publish = () => options.onStatus?.(status);
   const onEvent = (event: LensEvent) => {
     // A failure reason can quote a provider's answer: it reaches the board before the
@@ -266,7 +268,7 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
                   prompt,
                   onEvent,
                   clock,
-                  secrets,
+                  redact,
                 }).catch(failed)),
             ),
           options.signal,
@@ -300,7 +302,8 @@ interface RunOneInput {
   prompt: Parameters<typeof reviewLens>[0]["prompt"];
   onEvent: (event: LensEvent) => void;
   clock: Clock;
-  secrets: readonly string[];
+  /** The round's redactor, for the lens's transcript. */
+  redact: Redactor;
 }
 
 async function runOne(input: RunOneInput): Promise<LensReport> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatModel, Message } from "../../src/llm/index.js";
+import { createRedactor } from "../../src/llm/redact-secrets.js";
 import { recordTranscript } from "../../src/run/record-transcript.js";
 
 const SECRET = "sk-test-0123456789abcdef";
@@ -79,6 +80,30 @@ describe("recordTranscript", () => {
       "rules",
       "another opening",
       "answer 2 [redacted]",
+    ]);
+  });
+
+  it("redacts with the redactor it is given, one a round's lenses share", async () => {
+    const asked: string[] = [];
+    const shared = (text: string) => {
+      asked.push(text);
+      return createRedactor([SECRET])(text);
+    };
+    for (const lens of ["security", "tests"]) {
+      const recorder = recordTranscript(echoModel(), shared);
+      await (recorder.model as ChatModel).chat({
+        messages: [{ role: "user", content: `review ${lens}` }],
+      });
+      expect(recorder.transcript().map((message) => message.content)).toEqual([
+        `review ${lens}`,
+        "answer 1 [redacted]",
+      ]);
+    }
+    expect(asked).toEqual([
+      "review security",
+      `answer 1 ${SECRET}`,
+      "review tests",
+      `answer 1 ${SECRET}`,
     ]);
   });
 });
