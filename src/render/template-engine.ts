@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, join } from "node:path";
-import Handlebars from "handlebars";
+import type Handlebars from "handlebars";
 import { findPackageRoot } from "../config/index.js";
 import { registerHelpers } from "./register-helpers.js";
 
@@ -22,7 +23,7 @@ export interface TemplateEngineOptions {
  * and kept; each is also a partial under its name, so templates share pieces.
  */
 export function createTemplateEngine(options: TemplateEngineOptions = {}): TemplateEngine {
-  const handlebars = Handlebars.create();
+  const handlebars = loadHandlebars().create();
   registerHelpers(handlebars);
   const directory =
     options.templatesDirectory ?? join(findPackageRoot(import.meta.url, "templates"), "templates");
@@ -56,6 +57,17 @@ export function createTemplateEngine(options: TemplateEngineOptions = {}): Templ
       return template(context);
     },
   };
+}
+
+/**
+ * Handlebars, required when the first engine is made rather than imported with this module:
+ * the served app loads src/render at start but renders nothing before its first round, and
+ * Handlebars with its compiler is ~2 MB of heap (its sources, inline source maps included, are
+ * kept). Rendering is synchronous, so not `import()`: the package is CommonJS, and `require`
+ * loads it the moment it is needed.
+ */
+function loadHandlebars(): typeof Handlebars {
+  return createRequire(import.meta.url)("handlebars") as typeof Handlebars;
 }
 
 let shared: TemplateEngine | undefined;
