@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { lstat, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -12,13 +12,18 @@ import {
 } from "../../src/github/extract-tarball.js";
 
 /** One ustar entry, built by hand: the test needs entry kinds and counts no real tree has. */
-function ustarEntry(path: string, type: string, options: { link?: string; content?: string } = {}) {
+function ustarEntry(
+  path: string,
+  type: string,
+  options: { link?: string; content?: string; owner?: number } = {},
+) {
   const content = Buffer.from(options.content ?? "");
   const header = Buffer.alloc(512);
   header.write(path, 0, 100);
   header.write("0000644\0", 100);
-  header.write("0000000\0", 108);
-  header.write("0000000\0", 116);
+  const owner = `${(options.owner ?? 0).toString(8).padStart(7, "0")}\0`;
+  header.write(owner, 108);
+  header.write(owner, 116);
   header.write(`${content.length.toString(8).padStart(11, "0")}\0`, 124);
   header.write("00000000000\0", 136);
   header.write("        ", 148);
@@ -138,6 +143,31 @@ describe("extractTarball entry limits", () => {
     ]);
     expect((await readdir(dir)).sort()).toEqual(["a.txt", "l", "sub"]);
     expect(await readdir(join(dir, "sub"))).toEqual([]);
+  });
+
+  it("leaves what it writes owned by this process, whatever uid and gid the archive names", async () => {
+    // As root, node-tar's default is to chown each entry to the archive's owner: a PR's
+    // archive would choose who owns the files and directories we write. (Run as another
+    // user, node-tar never chowns and this holds either way.)
+    const stranger = 0o54321;
+    const dir = await outputDir();
+    await extractTarball(
+      tarball([
+        ustarEntry("top/", "5", { owner: stranger }),
+        ustarEntry("top/sub/", "5", { owner: stranger }),
+        ustarEntry("top/sub/a.txt", "0", { content: "a\n", owner: stranger }),
+        ustarEntry("top/sub/link", "2", { link: "a.txt", owner: stranger }),
+      ]),
+      dir,
+    );
+    for (const path of ["sub", "sub/a.txt", "sub/link"]) {
+      const info = await lstat(join(dir, path));
+      expect({ path, uid: info.uid, gid: info.gid }).toEqual({
+        path,
+        uid: process.getuid?.(),
+        gid: process.getgid?.(),
+      });
+    }
   });
 
   it("fails on a gzip bomb instead of decompressing it all, though every file in it is skipped", async () => {
