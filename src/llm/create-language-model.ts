@@ -31,6 +31,11 @@ export interface CreateLanguageModelOptions {
   now?: (() => number) | undefined;
   /** How `command` providers' CLIs are isolated (detectIsolation at start-up); default none. */
   isolation?: AgentIsolation | undefined;
+  /**
+   * What the http providers (openai, ollama, anthropic) send their requests with: the
+   * process's one fetch, whose kept-alive sockets every model shares; the global fetch by default.
+   */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -61,6 +66,7 @@ export function createLanguageModel(options: CreateLanguageModelOptions): Langua
           model: modelName,
           apiKey,
           now,
+          fetch: options.fetch,
         }),
       );
       break;
@@ -74,6 +80,7 @@ export function createLanguageModel(options: CreateLanguageModelOptions): Langua
           model: modelName,
           apiKey,
           now,
+          fetch: options.fetch,
         }),
       );
       break;
@@ -88,6 +95,7 @@ export function createLanguageModel(options: CreateLanguageModelOptions): Langua
           apiKey,
           thinkingBudgetTokens: model.thinkingBudgetTokens,
           now,
+          fetch: options.fetch,
         }),
       );
       break;

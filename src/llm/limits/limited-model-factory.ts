@@ -15,6 +15,8 @@ export interface LimitedModelFactoryOptions {
   isolation?: AgentIsolation | undefined;
   /** Record every successful answer under this directory (the CLI's `--record DIR`). */
   record?: { dir: string } | undefined;
+  /** The process's one fetch for the http providers (createLanguageModel's `fetch`). */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export function limitedModelFactory(
         lens,
         isolation: options.isolation,
         record: options.record,
+        fetch: options.fetch,
       }),
       options.modelCalls,
       onCall === undefined ? {} : { onCall },

@@ -30,6 +30,8 @@ export interface AnthropicChatModelOptions {
   /** Extended thinking: the tokens the model may think for before each answer. */
   thinkingBudgetTokens?: number | undefined;
   now?: () => number;
+  /** The process's shared fetch (keep-alive sockets); the global fetch by default. */
+  fetch?: typeof fetch | undefined;
 }
 
 /** Turns whose thinking is kept for continuing them; a review has far fewer tool turns. */
@@ -55,6 +57,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     // Our retry policy governs; the client's own would multiply attempts and hide retry-after.
     maxRetries: 0,
     logLevel: "off",
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     timeout: (provider.timeoutSeconds ?? DEFAULT_TIMEOUT_MS / 1000) * 1000,
     ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
   });

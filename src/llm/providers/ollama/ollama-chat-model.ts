@@ -18,7 +18,8 @@ export interface OllamaChatModelOptions {
   /** Ollama's cloud wants a bearer key; a local daemon needs none. */
   apiKey: string | undefined;
   now?: () => number;
-  fetch?: typeof fetch;
+  /** The process's shared fetch (keep-alive sockets); the global fetch by default. */
+  fetch?: typeof fetch | undefined;
 }
 
 /**

@@ -19,6 +19,8 @@ export interface OpenAIChatModelOptions {
   /** Already read from the environment; undefined for servers that need none. */
   apiKey: string | undefined;
   now?: () => number;
+  /** The process's shared fetch (keep-alive sockets); the global fetch by default. */
+  fetch?: typeof fetch | undefined;
 }
 
 /** A chat model on any OpenAI-compatible chat-completions API (non-streaming, function tools). */
@@ -37,6 +39,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     adminAPIKey: null,
     webhookSecret: null,
     logLevel: "off",
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(provider.timeoutSeconds === undefined ? {} : { timeout: provider.timeoutSeconds * 1000 }),
     ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
   });
