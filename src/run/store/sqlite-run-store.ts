@@ -29,6 +29,7 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
+import { StatementCache } from "./statement-cache.js";
 import {
   CHALLENGE_COLUMNS,
   type ChallengeRow,
@@ -78,6 +79,8 @@ export class SqliteRunStore implements RunStore {
   private readonly database: Database;
   private readonly clock: Pick<Clock, "now">;
   private readonly newId: () => string;
+  // Compiled once each: the per-lens and per-step writes run dozens of times a round.
+  private readonly statements: StatementCache;
 
   /** Opens or creates the store; throws StoreOpenError with what to do when it cannot. */
   static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
@@ -92,12 +95,13 @@ export class SqliteRunStore implements RunStore {
 
   private constructor(database: Database, clock: Pick<Clock, "now">, newId: () => string) {
     this.database = database;
+    this.statements = new StatementCache(database);
     this.clock = clock;
     this.newId = newId;
   }
 
   async recordDelivery(id: string, event: string, receivedAt: Date): Promise<"new" | "duplicate"> {
-    const result = this.database
+    const result = this.statements
       .prepare<[string, string, number]>(
         "INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
       )
@@ -106,7 +110,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async forgetDelivery(id: string): Promise<void> {
-    this.database.prepare<[string]>("DELETE FROM deliveries WHERE id = ?").run(id);
+    this.statements.prepare<[string]>("DELETE FROM deliveries WHERE id = ?").run(id);
   }
 
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
@@ -114,18 +118,18 @@ export class SqliteRunStore implements RunStore {
       const now = this.clock.now();
       const key = pullKey(input.repo, input.pullNumber);
       const superseded = this.supersede(key, input.headSha, now);
-      const live = this.database
+      const live = this.statements
         .prepare<[PullKey & { head_sha: string }], RoundRow>(
           `SELECT * FROM rounds WHERE ${SAME_PULL} AND head_sha = @head_sha AND ${LIVE}`,
         )
         .get({ ...key, head_sha: input.headSha });
       if (live !== undefined) return { round: roundFromRow(live), created: false, superseded };
-      const next = this.database
+      const next = this.statements
         .prepare<[PullKey], { next: number }>(
           `SELECT COALESCE(MAX(round_number), 0) + 1 AS next FROM rounds WHERE ${SAME_PULL}`,
         )
         .get(key);
-      const row = this.database
+      const row = this.statements
         .prepare<[Record<string, string | number | null>], RoundRow>(
           `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
              trigger_kind, trigger_delivery_id, trigger_actor, trigger_full, state, attempts,
@@ -166,7 +170,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   private supersede(key: PullKey, newHeadSha: string, now: number): StoredRound[] {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[PullKey & { sha: string; now: number }], RoundRow>(
         `UPDATE rounds SET state = 'cancelled', superseded_by = @sha, updated_at = @now, finished_at = @now
          WHERE ${SAME_PULL} AND head_sha <> @sha AND ${LIVE}
@@ -177,14 +181,14 @@ export class SqliteRunStore implements RunStore {
   }
 
   async findRound(roundId: string): Promise<StoredRound | null> {
-    const row = this.database
+    const row = this.statements
       .prepare<[string], RoundRow>("SELECT * FROM rounds WHERE id = ?")
       .get(roundId);
     return row === undefined ? null : roundFromRow(row);
   }
 
   async markRoundRunning(roundId: string): Promise<boolean> {
-    const result = this.database
+    const result = this.statements
       .prepare<[number, string]>(
         `UPDATE rounds SET state = 'running', attempts = attempts + 1, updated_at = ?
          WHERE id = ? AND ${LIVE}`,
@@ -195,7 +199,7 @@ export class SqliteRunStore implements RunStore {
 
   async finishRound(roundId: string, ending: RoundEnding): Promise<boolean> {
     const now = this.clock.now();
-    const result = this.database
+    const result = this.statements
       .prepare<[Record<string, string | number | null>]>(
         `UPDATE rounds SET state = @state, failure = @failure,
            superseded_by = COALESCE(@superseded_by, superseded_by), updated_at = @now, finished_at = @now
@@ -212,7 +216,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void> {
-    const result = this.database
+    const result = this.statements
       .prepare<[Record<string, string | number | null>]>(
         `UPDATE rounds SET
            status_comment_id = COALESCE(@status, status_comment_id),
@@ -234,7 +238,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async markLensRunning(roundId: string, model: string, lens: string): Promise<boolean> {
-    const result = this.database
+    const result = this.statements
       .prepare<[string, string, string, number]>(
         `INSERT INTO lens_runs (round_id, model, lens, state, started_at) VALUES (?, ?, ?, 'running', ?)
          ON CONFLICT (round_id, model, lens) DO UPDATE SET started_at = excluded.started_at
@@ -245,7 +249,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async saveLensReport(roundId: string, report: LensReport): Promise<void> {
-    this.database
+    this.statements
       .prepare<[Record<string, string | number | null>]>(
         `INSERT INTO lens_runs
            (round_id, model, lens, state, report, input_tokens, cached_input_tokens, output_tokens,
@@ -273,7 +277,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async lensReports(roundId: string): Promise<LensReport[]> {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[string], { report: string }>(
         `SELECT report FROM lens_runs WHERE round_id = ? AND report IS NOT NULL
          ORDER BY model, lens`,
@@ -288,7 +292,7 @@ export class SqliteRunStore implements RunStore {
     lens: string,
     messages: Message[],
   ): Promise<void> {
-    this.database
+    this.statements
       .prepare<[string, string, string, string, number]>(
         `INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (round_id, model, lens) DO UPDATE SET
@@ -298,7 +302,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async transcript(roundId: string, model: string, lens: string): Promise<Message[] | null> {
-    const row = this.database
+    const row = this.statements
       .prepare<[string, string, string], { messages: string }>(
         "SELECT messages FROM transcripts WHERE round_id = ? AND model = ? AND lens = ?",
       )
@@ -307,7 +311,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[], RoundRow>(`SELECT * FROM rounds WHERE ${LIVE} ORDER BY created_at, id`)
       .all();
     const unfinished: UnfinishedRound[] = [];
@@ -318,13 +322,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   async saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void> {
-    const insert = this.database.prepare<[Record<string, string | number | null>]>(
+    const insert = this.statements.prepare<[Record<string, string | number | null>]>(
       `INSERT INTO round_findings
          (round_id, ordinal, fingerprint, title, file, line, severity, url, detail)
        VALUES (@round_id, @ordinal, @fingerprint, @title, @file, @line, @severity, @url, @detail)`,
     );
     const replace = this.database.transaction(() => {
-      this.database.prepare<[string]>("DELETE FROM round_findings WHERE round_id = ?").run(roundId);
+      this.statements
+        .prepare<[string]>("DELETE FROM round_findings WHERE round_id = ?")
+        .run(roundId);
       findings.forEach((finding, ordinal) => {
         insert.run({
           round_id: roundId,
@@ -347,7 +353,7 @@ export class SqliteRunStore implements RunStore {
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null> {
-    const round = this.database
+    const round = this.statements
       .prepare<
         [PullKey & { before: number }],
         { id: string; round_number: number; head_sha: string }
@@ -358,7 +364,7 @@ export class SqliteRunStore implements RunStore {
       )
       .get({ ...pullKey(repo, pullNumber), before: beforeRoundNumber });
     if (round === undefined) return null;
-    const rows = this.database
+    const rows = this.statements
       .prepare<[string], RoundFindingRow>(
         `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = ? ORDER BY ordinal`,
       )
@@ -377,7 +383,7 @@ export class SqliteRunStore implements RunStore {
     fingerprint: string,
     commentId: number,
   ): Promise<void> {
-    this.database
+    this.statements
       .prepare<[PullKey & { fingerprint: string; comment_id: number; now: number }]>(
         `INSERT INTO posted_inline (owner, repo, pull_number, fingerprint, comment_id, posted_at)
          VALUES (@owner, @repo, @pull_number, @fingerprint, @comment_id, @now)
@@ -400,7 +406,7 @@ export class SqliteRunStore implements RunStore {
     commentId: number,
     replyId: number,
   ): Promise<boolean> {
-    const result = this.database
+    const result = this.statements
       .prepare<[PullKey & { fingerprint: string; comment_id: number; reply_id: number }]>(
         `UPDATE posted_inline SET fixed_reply_id = @reply_id
          WHERE ${SAME_PULL} AND fingerprint = @fingerprint AND comment_id = @comment_id`,
@@ -419,7 +425,7 @@ export class SqliteRunStore implements RunStore {
     pullNumber: number,
     fingerprints: readonly string[],
   ): Promise<void> {
-    const insert = this.database.prepare<[PullKey & { fingerprint: string; now: number }]>(
+    const insert = this.statements.prepare<[PullKey & { fingerprint: string; now: number }]>(
       `INSERT INTO listed_unplaced (owner, repo, pull_number, fingerprint, listed_at)
        VALUES (@owner, @repo, @pull_number, @fingerprint, @now)
        ON CONFLICT (owner, repo, pull_number, fingerprint) DO NOTHING`,
@@ -433,7 +439,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async listedUnplaced(repo: RepoRef, pullNumber: number): Promise<string[]> {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[PullKey], { fingerprint: string }>(
         `SELECT fingerprint FROM listed_unplaced WHERE ${SAME_PULL}
          ORDER BY listed_at, fingerprint`,
@@ -443,7 +449,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[PullKey], PostedInlineRow>(
         `SELECT ${POSTED_INLINE_COLUMNS} FROM posted_inline WHERE ${SAME_PULL}
          ORDER BY posted_at, fingerprint`,
@@ -455,7 +461,7 @@ export class SqliteRunStore implements RunStore {
   async saveChallenge(roundId: string, record: ChallengeRecord): Promise<void> {
     // The round's next number is taken inside the write, which SQLite serialises; a replaced
     // challenge takes a new one, so it moves to the end like any later save.
-    this.database
+    this.statements
       .prepare<[ChallengeRow & { round_id: string; now: number }]>(
         `INSERT INTO round_challenges
            (round_id, fingerprint, model, outcome, verdict, reason, checked, input_tokens,
@@ -477,7 +483,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async challenges(roundId: string): Promise<ChallengeRecord[]> {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[string], ChallengeRow>(
         `SELECT ${CHALLENGE_COLUMNS} FROM round_challenges WHERE round_id = ?
          ORDER BY saved_order`,
@@ -491,14 +497,14 @@ export class SqliteRunStore implements RunStore {
     since: Date,
     exceptRound?: string,
   ): Promise<ModelSpend[]> {
-    return this.database
+    return this.statements
       .prepare<(number | string)[], ModelSpendRow>(installationSpendSql("sqlite"))
       .all(...installationSpendParams("sqlite", installationId, since, exceptRound))
       .map(modelSpendFromRow);
   }
 
   async markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void> {
-    this.database
+    this.statements
       .prepare<[string, string, string, number]>(
         `INSERT INTO publish_steps (round_id, step, state, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (round_id, step) DO UPDATE SET state = excluded.state,
@@ -509,7 +515,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async publishSteps(roundId: string): Promise<Record<string, "intent" | "done">> {
-    const rows = this.database
+    const rows = this.statements
       .prepare<[string], { step: string; state: "intent" | "done" }>(
         "SELECT step, state FROM publish_steps WHERE round_id = ?",
       )
@@ -518,7 +524,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async saveFeedback(entry: FeedbackInput): Promise<StoredFeedback> {
-    const row = this.database
+    const row = this.statements
       .prepare<[Omit<FeedbackRow, "id">], FeedbackRow>(
         `INSERT INTO finding_feedback
            (owner, repo, pull_number, fingerprint, kind, actor, reason, round_id, created_at)
@@ -540,7 +546,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async feedback(repo: RepoRef, pullNumber: number): Promise<StoredFeedback[]> {
-    return this.database
+    return this.statements
       .prepare<[PullKey], FeedbackRow>(
         `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback WHERE ${SAME_PULL}
          ORDER BY created_at, id`,
@@ -551,7 +557,7 @@ export class SqliteRunStore implements RunStore {
 
   async feedbackSince(since: Date, repo?: RepoRef): Promise<StoredFeedback[]> {
     const sameRepo = repo === undefined ? "" : "AND owner = @owner AND repo = @repo";
-    return this.database
+    return this.statements
       .prepare<[{ since: number; owner: string | null; repo: string | null }], FeedbackRow>(
         `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback WHERE created_at >= @since ${sameRepo}
          ORDER BY created_at, id`,
@@ -561,7 +567,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async repoDismissals(repo: RepoRef): Promise<RepoDismissal[]> {
-    return this.database
+    return this.statements
       .prepare<[{ owner: string; repo: string }], RepoDismissalRow>(
         repoDismissalsQuery("@owner", "@repo"),
       )
@@ -576,22 +582,22 @@ export class SqliteRunStore implements RunStore {
     // One read transaction: the four reads see the same state while rounds go on.
     return this.database.transaction(() =>
       scoreboardRowsFrom({
-        rounds: this.database.prepare(queries.rounds).all(params),
-        lensRuns: this.database.prepare(queries.lensRuns).all(params),
-        findings: this.database.prepare(queries.findings).all(params),
-        challenges: this.database.prepare(queries.challenges).all(params),
+        rounds: this.statements.prepare(queries.rounds).all(params),
+        lensRuns: this.statements.prepare(queries.lensRuns).all(params),
+        findings: this.statements.prepare(queries.findings).all(params),
+        challenges: this.statements.prepare(queries.challenges).all(params),
       }),
     )();
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {
-    return this.database
+    return this.statements
       .prepare<[number]>("DELETE FROM transcripts WHERE saved_at < ?")
       .run(olderThan.getTime()).changes;
   }
 
   async pruneDeliveries(olderThan: Date): Promise<number> {
-    return this.database
+    return this.statements
       .prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?")
       .run(olderThan.getTime()).changes;
   }
