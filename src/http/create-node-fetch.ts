@@ -4,7 +4,11 @@ import { fetchFailed, sendNodeRequest } from "./send-node-request.js";
 import { type NodeRequest, toNodeRequest } from "./to-node-request.js";
 
 export interface NodeFetchOptions {
-  /** Sockets per origin, for each protocol; default 32. */
+  /**
+   * Sockets per origin; unbounded by default, as undici's: the providers' `concurrency` caps
+   * the model calls, and a lower cap here would queue calls behind minutes-long ones while
+   * they hold their provider's slots.
+   */
   maxSockets?: number;
   /** A body that ends within this many bytes arrives as one Buffer, no web stream; default 1 MiB. */
   bufferBytes?: number;
@@ -44,7 +48,7 @@ const ORIGIN_HEADERS = ["authorization", "proxy-authorization", "cookie", "host"
  * not in memory, or a scheme other than http(s), goes to `fallback`.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
-  const maxSockets = options.maxSockets ?? 32;
+  const maxSockets = options.maxSockets ?? Number.POSITIVE_INFINITY;
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets });
   let httpsAgent: https.Agent | undefined;
   const settings = {

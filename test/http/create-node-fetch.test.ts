@@ -370,6 +370,21 @@ describe("createNodeFetch", () => {
     expect(server.connections).toBe(1);
   });
 
+  it("sends 40 requests to one origin at once: the providers' own caps govern, not the agent", async () => {
+    const held: ServerResponse[] = [];
+    const all = deferred();
+    const server = await startServer((_req, res) => {
+      held.push(res);
+      if (held.length === 40) all.resolve();
+    });
+    const fetch = nodeFetch();
+    const pending = Array.from({ length: 40 }, () => fetch(server.origin).then((r) => r.text()));
+    await all.promise;
+    for (const res of held) res.end("done");
+    expect(await Promise.all(pending)).toEqual(Array(40).fill("done"));
+    expect(server.connections).toBe(40);
+  });
+
   it("sends what it does not handle itself to the fallback", async () => {
     const seen: string[] = [];
     const fetch = nodeFetch({
