@@ -1,4 +1,4 @@
-import { realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { errorCode, ToolError } from "./tools/repo-tool.js";
 
@@ -12,6 +12,9 @@ export interface WorkspacePath {
   size: number;
 }
 
+/** Enough for the files a round's sessions read (a few hundred of source), small next to a process. */
+const DEFAULT_CONTENT_BUDGET = 16 * 1024 * 1024;
+
 /** Directory names no tool may enter: `.git` can hold credentials (a token in a remote URL). */
 const HIDDEN_SEGMENTS = new Set([".git"]);
 
@@ -24,16 +27,37 @@ const HIDDEN_SEGMENTS = new Set([".git"]);
 export class Workspace {
   /** The real path of the snapshot directory. */
   readonly root: string;
+  /**
+   * Paths already resolved and found inside, by normalized relative path. The snapshot is
+   * written before the first tool runs and nothing writes to it afterwards (agent CLIs get a
+   * copy, see openAgentSandbox), so a path that passed the checks once still passes them:
+   * the twenty sessions of a round need not realpath and stat it again. Failures are not
+   * kept; a path never seen is checked in full. Bounded by the snapshot's entries.
+   */
+  private readonly checked = new Map<string, WorkspacePath>();
+  /** File contents read, by real path, within `contentBudget` bytes. */
+  private readonly contents = new Map<string, Buffer>();
+  private contentBytes = 0;
 
-  private constructor(root: string) {
+  private constructor(
+    root: string,
+    private readonly contentBudget: number,
+  ) {
     this.root = root;
   }
 
-  static async open(directory: string): Promise<Workspace> {
+  /**
+   * `contentBudget`: bytes of file content kept for `read`, where the sessions of a round
+   * read the same files again (each reviewer opens the changed files it looks at).
+   */
+  static async open(
+    directory: string,
+    options: { contentBudget?: number } = {},
+  ): Promise<Workspace> {
     const root = await realpath(directory);
     const info = await stat(root);
     if (!info.isDirectory()) throw new Error(`workspace is not a directory: ${directory}`);
-    return new Workspace(root);
+    return new Workspace(root, options.contentBudget ?? DEFAULT_CONTENT_BUDGET);
   }
 
   /** Whether a real (already resolved) path lies inside the root. */
@@ -46,6 +70,8 @@ export class Workspace {
   /** Resolves what a model asked for, or throws a ToolError the model can read. */
   async resolve(requested: string | undefined): Promise<WorkspacePath> {
     const relativePath = normalizeRequestedPath(requested);
+    const known = this.checked.get(relativePath);
+    if (known !== undefined) return { ...known };
     const joined = relativePath === "." ? this.root : join(this.root, ...relativePath.split("/"));
     let realPath: string;
     try {
@@ -63,7 +89,30 @@ export class Workspace {
     if (!this.contains(realPath)) throw outside(relativePath);
     const info = await stat(realPath);
     const kind = info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
-    return { relativePath, realPath, kind, size: info.size };
+    const resolved: WorkspacePath = { relativePath, realPath, kind, size: info.size };
+    this.checked.set(relativePath, resolved);
+    return { ...resolved };
+  }
+
+  /**
+   * The bytes of a file `resolve` returned; the first read of it is kept while the budget
+   * lasts (oldest dropped first), later ones come from memory: callers must not change the
+   * buffer. Errors are the fs call's.
+   */
+  async read(target: WorkspacePath): Promise<Buffer> {
+    const kept = this.contents.get(target.realPath);
+    if (kept !== undefined) return kept;
+    const content = await readFile(target.realPath);
+    if (content.length <= this.contentBudget) {
+      this.contents.set(target.realPath, content);
+      this.contentBytes += content.length;
+      for (const [path, old] of this.contents) {
+        if (this.contentBytes <= this.contentBudget) break;
+        this.contents.delete(path);
+        this.contentBytes -= old.length;
+      }
+    }
+    return content;
   }
 
   private async nearestExistingAncestor(path: string): Promise<string | null> {

@@ -1,4 +1,3 @@
-import { readFile as readBytes } from "node:fs/promises";
 import { capOutput, cutLine, isBinary } from "./cap-output.js";
 import { defineRepoTool, errorCode, ToolError } from "./repo-tool.js";
 import { ReadFileArguments } from "./schema.js";
@@ -44,7 +43,7 @@ export const readFile = defineRepoTool({
     }
     let content: Buffer;
     try {
-      content = await readBytes(target.realPath);
+      content = await workspace.read(target);
     } catch (error) {
       throw new ToolError(`cannot read ${target.relativePath}: ${errorCode(error)}`);
     }
