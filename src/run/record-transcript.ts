@@ -10,26 +10,42 @@ export interface TranscriptRecorder {
   transcript(): Message[];
 }
 
-// A session's key for each (first, second) message pair already seen: the tool loop sends the
-// same message objects every turn, so the opening (the diff summary, tens of KB) is serialised
-// once per session instead of once per call. Weak, so nothing outlives the conversation.
-const keysByOpening = new WeakMap<Message, WeakMap<Message, string>>();
-
-/** What a chat session is known by: its first two messages, serialised. */
-function sessionKey(messages: readonly Message[]): string {
-  const [first, second] = messages;
-  if (first === undefined || second === undefined) return JSON.stringify(messages.slice(0, 2));
-  let bySecond = keysByOpening.get(first);
-  if (bySecond === undefined) {
-    bySecond = new WeakMap();
-    keysByOpening.set(first, bySecond);
-  }
-  let key = bySecond.get(second);
-  if (key === undefined) {
-    key = JSON.stringify([first, second]);
-    bySecond.set(second, key);
-  }
-  return key;
+/**
+ * What a chat session is known by: its first two messages, serialised, for one recorder. Each
+ * content stands in the key as a number (the same text, the same number), so the opening (the
+ * diff summary, tens of KB) is not escaped into a key per session; the key tells sessions apart
+ * exactly as the messages' own JSON would. The tool loop sends the same message objects every
+ * turn, so each (first, second) pair's key is kept too; weakly, so nothing outlives the
+ * conversation.
+ */
+function sessionKeys(): (messages: readonly Message[]) => string {
+  const textIds = new Map<string, number>();
+  const keysByOpening = new WeakMap<Message, WeakMap<Message, string>>();
+  const numbered = (message: Message) => {
+    let id = textIds.get(message.content);
+    if (id === undefined) {
+      id = textIds.size;
+      textIds.set(message.content, id);
+    }
+    return { ...message, content: id };
+  };
+  return (messages) => {
+    const [first, second] = messages;
+    if (first === undefined || second === undefined) {
+      return JSON.stringify(messages.slice(0, 2).map(numbered));
+    }
+    let bySecond = keysByOpening.get(first);
+    if (bySecond === undefined) {
+      bySecond = new WeakMap();
+      keysByOpening.set(first, bySecond);
+    }
+    let key = bySecond.get(second);
+    if (key === undefined) {
+      key = JSON.stringify([numbered(first), numbered(second)]);
+      bySecond.set(second, key);
+    }
+    return key;
+  };
 }
 
 /**
@@ -51,6 +67,7 @@ export function recordTranscript(
   // A chat session is known by how it opens (its system text and first user message): the
   // verify pass is a session of its own, kept next to the review's instead of losing to it.
   const sessions = new Map<string, Message[]>();
+  const sessionKey = sessionKeys();
   const keepSession = (messages: Message[]) => {
     const key = sessionKey(messages);
     if (messages.length >= (sessions.get(key)?.length ?? 0)) sessions.set(key, messages);

@@ -83,6 +83,45 @@ describe("recordTranscript", () => {
     ]);
   });
 
+  it("tells sessions apart as their openings' JSON does: by content of the same length, by role, by any field", async () => {
+    const recorder = recordTranscript(echoModel(), []);
+    const model = recorder.model as ChatModel;
+    const openings: Message[][] = [
+      [
+        { role: "system", content: "rules" },
+        { role: "user", content: "change A" },
+      ],
+      [
+        { role: "system", content: "rules" },
+        { role: "user", content: "change B" },
+      ],
+      [
+        { role: "system", content: "rules" },
+        { role: "assistant", content: "change A" },
+      ],
+      [
+        { role: "system", content: "change A" },
+        { role: "user", content: "rules" },
+      ],
+      [
+        { role: "system", content: "rules" },
+        { role: "tool", content: "change A", toolCallId: "1" },
+      ],
+      [
+        { role: "system", content: "rules" },
+        { role: "tool", content: "change A", toolCallId: "2" },
+      ],
+    ];
+    for (const opening of openings) await model.chat({ messages: opening });
+    // Copies of the same openings are the same sessions again, not new ones.
+    for (const opening of openings) {
+      await model.chat({ messages: opening.map((message) => ({ ...message })) });
+    }
+    const transcript = recorder.transcript();
+    expect(transcript).toHaveLength(openings.length * 3);
+    expect(transcript.filter((message) => message.role === "system")).toHaveLength(openings.length);
+  });
+
   it("redacts with the redactor it is given, one a round's lenses share", async () => {
     const asked: string[] = [];
     const shared = (text: string) => {
