@@ -8,12 +8,16 @@
  * Per-round CPU is the median over the warm rounds (the machine is shared; a median shrugs off a
  * neighbour's burst); the first, cold round is reported apart.
  * Targets: < 300 ms CPU per round and < 150 MB peak RSS. Exits 1 when one is missed.
+ * Every app process runs with the node flags of `npm start` (package.json's start script, read by
+ * bench/npm-start-node-args.ts) unless said otherwise below.
  * Run: `npx tsx bench/bot-overhead.ts`. Options (environment):
  * - BENCH_REFERENCE_NODE_ARGS="--optimize-for-size": a second app process with these node flags
- *   runs the same rounds, interleaved with the first, and is reported beside it (not judged);
+ *   instead of `npm start`'s ("none": plain `node`, no flags) runs the same rounds, interleaved
+ *   with the first, and is reported beside it (not judged);
  * - BENCH_ENTRY=tsx: run src/main.ts through tsx instead (as the e2e tests do);
  * - BENCH_APP_ENTRY=<dist/main.js>: run a given build;
- * - BENCH_NODE_ARGS: node flags for the judged app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`);
+ * - BENCH_NODE_ARGS: node flags for the judged app after `npm start`'s (e.g. `--cpu-prof
+ *   --cpu-prof-dir=/tmp/prof`);
  * - BENCH_FILES, BENCH_ROUNDS: the PR's size and the warm rounds (50 and 7);
  * - BENCH_PROFILE=0: no profiled process. By default a third process of the same build runs
  *   under `--cpu-prof`, interleaved, and its five functions with the most self time over the
@@ -50,6 +54,7 @@ import {
   readCpuProfile,
   type Window,
 } from "./cpu-profile-summary.js";
+import { npmStartNodeArgs } from "./npm-start-node-args.js";
 import { pacedReviewer } from "./paced-reviewer.js";
 import { parseDiffReference, REFERENCE_PARSE_DIFF_MS } from "./parse-diff-reference.js";
 import { printReport } from "./print-report.js";
@@ -66,6 +71,8 @@ const MAX_RSS_MB = 150;
 
 const flags = (value: string | undefined) =>
   (value ?? "").split(" ").filter((argument) => argument !== "");
+/** What users run: `npm start`'s node flags, given to every process unless said otherwise. */
+const START_NODE_ARGS = npmStartNodeArgs();
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((left, right) => left - right);
   const middle = Math.floor(sorted.length / 2);
@@ -231,12 +238,21 @@ const mode =
 const built = process.env.BENCH_APP_ENTRY === undefined ? await buildApp() : undefined;
 const builtEntry = process.env.BENCH_APP_ENTRY ?? built?.entry;
 const entry = mode === "tsx" ? undefined : builtEntry;
-const referenceFlags = flags(process.env.BENCH_REFERENCE_NODE_ARGS);
-const subjects: Subject[] = [await startSubject("app", entry, flags(process.env.BENCH_NODE_ARGS))];
+const referenceWanted = flags(process.env.BENCH_REFERENCE_NODE_ARGS).length > 0;
+const referenceFlags =
+  process.env.BENCH_REFERENCE_NODE_ARGS?.trim() === "none"
+    ? []
+    : flags(process.env.BENCH_REFERENCE_NODE_ARGS);
+const judgedFlags = [...START_NODE_ARGS, ...flags(process.env.BENCH_NODE_ARGS)];
+const subjects: Subject[] = [await startSubject("app", entry, judgedFlags)];
 (subjects[0] as Subject).judged = true;
-if (referenceFlags.length > 0) {
+if (referenceWanted) {
   subjects.push(
-    await startSubject(`reference (${referenceFlags.join(" ")})`, builtEntry, referenceFlags),
+    await startSubject(
+      `reference (${referenceFlags.length > 0 ? referenceFlags.join(" ") : "no node flags"})`,
+      builtEntry,
+      referenceFlags,
+    ),
   );
 }
 for (const plan of await companionPlans()) {
@@ -253,7 +269,7 @@ async function companionPlans(): Promise<SubjectPlan[]> {
   if (process.env.BENCH_LEVERS !== "0") {
     plans.push({
       label: "lever: full-diff prompt",
-      nodeArgs: [],
+      nodeArgs: START_NODE_ARGS,
       env: { GADFLY_BENCH_PROMPT_STYLE: "full-diff" },
     });
   }
@@ -261,7 +277,7 @@ async function companionPlans(): Promise<SubjectPlan[]> {
     const profileDirectory = await mkdtemp(join(tmpdir(), "gadfly-bench-profile-"));
     plans.push({
       label: "profiled (--cpu-prof)",
-      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`],
+      nodeArgs: [...START_NODE_ARGS, "--cpu-prof", `--cpu-prof-dir=${profileDirectory}`],
       env: {},
       profileDirectory,
     });
@@ -303,7 +319,7 @@ try {
     ],
     [
       "app process",
-      mode === "tsx" ? "src/main.ts through tsx" : `${mode} dist/main.js (plain node)`,
+      `${mode === "tsx" ? "src/main.ts through tsx" : `${mode} dist/main.js`}, node ${judgedFlags.join(" ") || "without flags"}`,
     ],
   ];
   const results = subjects.map((subject, index) => {
@@ -394,7 +410,8 @@ try {
     rounds: ROUNDS,
     app: mode,
     ...main,
-    reference: referenceFlags.length > 0 ? (results[1] ?? null) : null,
+    nodeArgs: judgedFlags,
+    reference: referenceWanted ? (results[1] ?? null) : null,
     others: results.slice(1),
     parseDiffMs: Number(parseDiffMs.toFixed(1)),
     referenceParseDiffMs: REFERENCE_PARSE_DIFF_MS,

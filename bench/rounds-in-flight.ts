@@ -1,5 +1,5 @@
 /**
- * Memory with rounds in flight: one app process (the built JavaScript, as `npm start` runs it)
+ * Memory with rounds in flight: one app process (the built JavaScript with `npm start`'s node flags)
  * receives 20 pull requests of 50 files at once, against the fake GitHub and paced fake models
  * (each turn 0.3–1.2 s, 2–3 review turns per reviewer), so the 20 rounds overlap from snapshot
  * to publishing. Samples the app's RSS from /proc every 100 ms and reads its peak (VmHWM) at the
@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { MODELS, scriptAll, startStack, WEBHOOK_SECRET, waitFor } from "../test/e2e/harness.js";
 import { deliver, pullRequestEvent } from "../test/fakes/fake-github/index.js";
 import { buildApp } from "./build-app.js";
+import { npmStartNodeArgs } from "./npm-start-node-args.js";
 import { pacedReviewer } from "./paced-reviewer.js";
 import { printReport } from "./print-report.js";
 import { readProcessStats } from "./process-stats.js";
@@ -109,7 +110,10 @@ try {
         "workload",
         `${PULL_REQUESTS} PRs × ${FILE_COUNT} files opened at once, ${MODELS.length} models × 5 lenses, turns 0.3–1.2 s`,
       ],
-      ["app process", "built dist/main.js (plain node)"],
+      [
+        "app process",
+        `built dist/main.js, node ${npmStartNodeArgs().join(" ") || "without flags"}`,
+      ],
       ["RSS after start, MB", started.rssMb.toFixed(0)],
       ["rounds in flight at once, most", `${maxInFlight} (of ${PULL_REQUESTS})`],
       ["all rounds done after, s", (wallMs / 1000).toFixed(1)],
@@ -121,6 +125,7 @@ try {
     ],
     {
       bench: "rounds-in-flight",
+      nodeArgs: npmStartNodeArgs(),
       pullRequests: PULL_REQUESTS,
       files: FILE_COUNT,
       maxInFlight,

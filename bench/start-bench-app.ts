@@ -10,6 +10,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from "../test/e2e/harness.js";
+import { npmStartNodeArgs } from "./npm-start-node-args.js";
 
 export interface BenchApp {
   pid: number;
@@ -26,6 +27,8 @@ let privateKey: string | undefined;
  * gives it, from either the built JavaScript (`entry`, as `npm start` runs) or the TypeScript
  * through tsx (as the e2e tests run). Unlike the harness it leaves every setting at the app's
  * default unless `env` says otherwise: the status board's interval is 2 s here, not 100 ms.
+ * Node runs with `nodeArgs` if given, else with the flags `npm start` gives it (package.json's
+ * start script): a bench measures the process users run unless it says otherwise.
  */
 export async function startBenchApp(
   stack: Stack,
@@ -37,7 +40,7 @@ export async function startBenchApp(
   }) as string;
   const port = await freePort();
   const argv = [
-    ...(options.nodeArgs ?? []),
+    ...(options.nodeArgs ?? npmStartNodeArgs()),
     ...(options.entry === undefined
       ? ["--import", TSX_LOADER, join(ROOT, "src/main.ts")]
       : [options.entry]),
