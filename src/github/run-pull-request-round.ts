@@ -23,6 +23,7 @@ import type { Clock } from "../time/index.js";
 import { applyFeedback } from "./apply-feedback.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
+import { DEFAULT_EXTRACT_LIMITS } from "./extract-tarball.js";
 import { findOwnCheckRun } from "./find-own-check-run.js";
 import type { GitHubClient } from "./github-client.js";
 import type { KillPoint } from "./kill-points.js";
@@ -34,7 +35,7 @@ import { readReviewScope } from "./read-review-scope.js";
 import type { RoundRegistry, StopReason } from "./round-registry.js";
 import { cancelledClosing, type RoundStop, roundStop } from "./round-stop.js";
 import { createStatusBoardWriter } from "./status-board-writer.js";
-import { takeSnapshot } from "./take-snapshot.js";
+import { type PullRequestFields, takeSnapshot } from "./take-snapshot.js";
 
 export interface RoundDependencies {
   config: AppConfig;
@@ -91,6 +92,8 @@ export interface PreparedRound {
    * the round, each time it runs, so every worker, fresh or resuming, reads the same fact.
    */
   fromFork: boolean;
+  /** The pull request as the job read it just before, for the snapshot; absent, it is read. */
+  pull?: PullRequestFields;
 }
 
 /**
@@ -210,6 +213,8 @@ async function runRegistered(
       round.pullNumber,
       round.headSha,
       workspaceDir,
+      DEFAULT_EXTRACT_LIMITS,
+      prepared.pull,
     );
     // The team's conventions, from the base (never the head); a file GitHub fails to give is
     // logged and left out: no round fails for its conventions.

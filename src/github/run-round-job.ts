@@ -82,6 +82,8 @@ export async function runRoundJob(
       // From the pull request as GitHub shows it now, not from the delivery: a job taken
       // by another worker or resumed after a restart decides from the same source.
       fromFork: isForkPullRequest(pull),
+      // Read a moment ago: the snapshot takes the title, description and SHAs from it.
+      pull,
     },
     deps,
   );

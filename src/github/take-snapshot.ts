@@ -29,6 +29,12 @@ export interface PullRequestSnapshot {
   workspaceSource: "tarball" | "contents";
 }
 
+/** What the snapshot reads of the pull request itself (`GET /repos/{o}/{r}/pulls/{n}`). */
+export type PullRequestFields = Pick<
+  Awaited<ReturnType<GitHubClient["rest"]["pulls"]["get"]>>["data"],
+  "title" | "body" | "head" | "base" | "draft" | "changed_files"
+>;
+
 /** GitHub lists at most 3,000 files of a pull request. */
 const MAX_LISTED_FILES = 3000;
 
@@ -45,8 +51,13 @@ export async function takeSnapshot(
   headSha: string,
   workspaceDir: string,
   limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
+  /**
+   * The pull request as the caller just read it (the round's job reads it to see the head
+   * has not moved): not asked of GitHub a second time.
+   */
+  fetched?: PullRequestFields,
 ): Promise<PullRequestSnapshot> {
-  const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
+  const pull = fetched ?? (await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber })).data;
   const listed = await octokit.paginate(octokit.rest.pulls.listFiles, {
     ...repo,
     pull_number: pullNumber,
