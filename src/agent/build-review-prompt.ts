@@ -96,6 +96,77 @@ export function buildReviewPrompt(
   input: ReviewPromptInput,
   access: ToolAccess = "repo-tools",
 ): ReviewPrompt {
+  const { system, change } = sharedOpening(input, access);
+  return {
+    system,
+    change,
+    lens: [
+      lensHeading(lens),
+      `Review the pull request above through the ${lens.emoji} ${lens.title} lens.`,
+      lens.prompt.trim(),
+      "Investigate with the tools, then give your final answer: prose, the `VERDICT:` line and the findings block, as the output contract says.",
+    ].join("\n\n"),
+  };
+}
+
+interface SharedOpening {
+  /** What it was built from (sourcesOf), to notice an input changed since. */
+  sources: readonly unknown[];
+  system: string;
+  change: string;
+}
+
+// The system and change texts by input object and access. A round gives all its lenses one
+// input, so the diff (tens of KB) is defused, hashed and fenced once a round instead of once
+// per lens, and every lens gets the same strings. Weak: gone with the round's input.
+const openings = new WeakMap<ReviewPromptInput, Map<ToolAccess, SharedOpening>>();
+const END_OF_FILES = Symbol("end of changed files");
+
+/** Everything the shared opening is made of, to compare (===) with what it was built from. */
+function sourcesOf(input: ReviewPromptInput): unknown[] {
+  return [
+    input.title,
+    input.description,
+    input.diff,
+    input.changedFileCount,
+    input.diffNote,
+    input.style,
+    ...input.changedFiles,
+    END_OF_FILES,
+    ...(input.conventions ?? []).flatMap((convention) => [
+      convention.source,
+      convention.text,
+      convention.note,
+    ]),
+  ];
+}
+
+function sharedOpening(input: ReviewPromptInput, access: ToolAccess): SharedOpening {
+  const sources = sourcesOf(input);
+  let byAccess = openings.get(input);
+  const known = byAccess?.get(access);
+  if (
+    known !== undefined &&
+    known.sources.length === sources.length &&
+    known.sources.every((source, index) => source === sources[index])
+  ) {
+    return known;
+  }
+  const opening = {
+    sources,
+    system: reviewSystemText(input.conventions ?? [], access),
+    change: changeText(input, access),
+  };
+  if (byAccess === undefined) {
+    byAccess = new Map();
+    openings.set(input, byAccess);
+  }
+  byAccess.set(access, opening);
+  return opening;
+}
+
+/** The message that shows the pull request: its title, description, files and diff, fenced. */
+function changeText(input: ReviewPromptInput, access: ToolAccess): string {
   const description = input.description.trim() === "" ? "(no description)" : input.description;
   const files = input.changedFiles.length === 0 ? "(none)" : input.changedFiles.join("\n");
   const count = input.changedFileCount ?? input.changedFiles.length;
@@ -111,16 +182,7 @@ export function buildReviewPrompt(
   if (input.diffNote !== undefined && input.diffNote.trim() !== "") {
     sections.push(`Note from Gadfly about the diff: ${input.diffNote.trim()}`);
   }
-  return {
-    system: reviewSystemText(input.conventions ?? [], access),
-    change: sections.join("\n\n"),
-    lens: [
-      lensHeading(lens),
-      `Review the pull request above through the ${lens.emoji} ${lens.title} lens.`,
-      lens.prompt.trim(),
-      "Investigate with the tools, then give your final answer: prose, the `VERDICT:` line and the findings block, as the output contract says.",
-    ].join("\n\n"),
-  };
+  return sections.join("\n\n");
 }
 
 /** Where a compact review's reader finds what the first message leaves out. */
