@@ -9,10 +9,12 @@ export interface RedactorMemoLimits {
   maxCharacters?: number;
 }
 
+// A 50-file PR's round has ~0.4M characters of distinct long texts to redact; a million (1 to 2
+// MB) holds that with room, per round in flight.
 const DEFAULT_LIMITS: Required<RedactorMemoLimits> = {
   minimumLength: 1024,
-  maxEntries: 512,
-  maxCharacters: 4 * 1024 * 1024,
+  maxEntries: 256,
+  maxCharacters: 1024 * 1024,
 };
 
 /**
