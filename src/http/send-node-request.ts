@@ -139,8 +139,9 @@ export function sendNodeRequest(request: NodeRequest, settings: SendSettings): P
       const chunks: Buffer[] = [];
       let size = 0;
       const onEnd = () => {
-        finish();
+        // Answered before finishing: a Response refused must still reject the call.
         respond(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+        finish();
       };
       const onData = (chunk: Buffer) => {
         wait();

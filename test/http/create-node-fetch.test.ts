@@ -275,6 +275,20 @@ describe("createNodeFetch", () => {
     expect(((error as Error).cause as { code?: string }).code).toBe("ECONNRESET");
   });
 
+  it("rejects an answer whose status a Response cannot carry, rather than hanging", async () => {
+    const server = createServer();
+    servers.push(server);
+    server.on("connection", (socket: Socket) => {
+      socket.once("data", () => socket.end("HTTP/1.1 600 Odd\r\ncontent-length: 2\r\n\r\nok"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const error = await nodeFetch()(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+      .then(() => "answered")
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("fetch failed");
+  });
+
   describe("redirects", () => {
     it("follows a 302 for a GET, with the final url and redirected set", async () => {
       const server = await startServer((req, res) => {
