@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { Probot, Server } from "probot";
 import { describe, expect, it } from "vitest";
+import { npmStartNodeArgs } from "../../bench/npm-start-node-args.js";
 import { freePort } from "../helpers/free-port.js";
 import { dockerIgnoreMatcher } from "./docker-ignore-matcher.js";
 import { healthcheckExitCode } from "./healthcheck-exit-code.js";
@@ -84,8 +86,11 @@ describe("Dockerfile", () => {
     for (const copy of copies(stages[0] as DockerStage)) {
       for (const source of copy.sources) expect(isExcluded(source), source).toBe(false);
     }
-    // `npm start` and the bin run what the build stage compiles from these sources.
-    expect(packageJson.scripts.start).toBe("node dist/main.js");
+    // `npm start` and the bin run what the build stage compiles from these sources; the node
+    // flags of `npm start` are the ones the process-level benches run the app with.
+    expect(packageJson.scripts.start).toBe(
+      ["node", ...npmStartNodeArgs(), "dist/main.js"].join(" "),
+    );
     expect(statSync(join(ROOT, "src/main.ts")).isFile()).toBe(true);
     expect(readFileSync(join(ROOT, "bin/gadfly.js"), "utf8")).toContain("../dist/cli/main.js");
     expect(statSync(join(ROOT, "src/cli/main.ts")).isFile()).toBe(true);
@@ -107,6 +112,53 @@ describe("Dockerfile", () => {
     );
     const cmdIndex = runtime.instructions.findIndex((instruction) => instruction.keyword === "CMD");
     expect(userIndex).toBeLessThan(cmdIndex);
+  });
+
+  describe("npm start's node flags (what they are worth: docs/benchmarks.md, bot overhead)", () => {
+    const flags = npmStartNodeArgs();
+    /** Runs a script in node with these flags (node refuses a misspelt one) and reads its output. */
+    const nodeWith = (nodeFlags: string[], script: string) =>
+      Number(execFileSync(process.execPath, [...nodeFlags, "-e", script], { encoding: "utf8" }));
+
+    it("cap the young generation, smaller than node's own", () => {
+      const semiSpace = flags
+        .map((flag) => /^--max-semi-space-size=(\d+)$/.exec(flag)?.[1])
+        .find((size) => size !== undefined);
+      expect(semiSpace, "npm start's --max-semi-space-size").toBeDefined();
+      // A burst of short-lived objects: V8 grows the new space (two semi-spaces) to its limit.
+      const newSpaceAfterBurst = (nodeFlags: string[]) =>
+        nodeWith(
+          nodeFlags,
+          `const kept = [];
+for (let i = 0; i < 3e6; i++) { const o = { i, s: "x" + i }; if (i % 1000 === 0) kept.push(o); }
+const space = require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+process.stdout.write(String(space.space_size));`,
+        );
+      const capped = newSpaceAfterBurst(flags);
+      expect(capped).toBeLessThanOrEqual(2 * Number(semiSpace) * 2 ** 20);
+      expect(capped).toBeLessThan(newSpaceAfterBurst([]));
+    });
+
+    it("keep the heap of a process whose garbage outlives the young generation smaller than node's own", () => {
+      // As in a round: ~20 MB stays live, and batches of objects live a while (promoted to the
+      // old generation) before they die. A small young generation alone promotes more of them,
+      // and V8 would let the old generation grow up to 4x its live size before collecting it.
+      const peakHeapBytes = (nodeFlags: string[]) =>
+        nodeWith(
+          nodeFlags,
+          `const v8 = require("node:v8");
+const live = Array.from({ length: 200000 }, (_, i) => ({ i, s: "live" + i }));
+const batches = [];
+let peak = 0;
+for (let round = 0; round < 400; round++) {
+  batches.push(Array.from({ length: 2000 }, (_, i) => ({ round, i, s: "g" + i })));
+  if (batches.length > 20) batches.shift();
+  if (round % 10 === 0) peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
+}
+process.stdout.write(String(live.length > 0 ? peak : 0));`,
+        );
+      expect(peakHeapBytes(flags)).toBeLessThan(peakHeapBytes([]));
+    });
   });
 
   it("has a HEALTHCHECK that passes against Probot's /ping and fails when nothing answers", async () => {
