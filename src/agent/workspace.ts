@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { errorCode, ToolError } from "./tools/repo-tool.js";
@@ -14,6 +15,9 @@ export interface WorkspacePath {
 
 /** Enough for the files a round's sessions read (a few hundred of source), small next to a process. */
 const DEFAULT_CONTENT_BUDGET = 16 * 1024 * 1024;
+
+/** Files up to this size are read synchronously (see `read`). */
+const SYNC_READ_BYTES = 256 * 1024;
 
 /** Directory names no tool may enter: `.git` can hold credentials (a token in a remote URL). */
 const HIDDEN_SEGMENTS = new Set([".git"]);
@@ -102,7 +106,13 @@ export class Workspace {
   async read(target: WorkspacePath): Promise<Buffer> {
     const kept = this.contents.get(target.realPath);
     if (kept !== undefined) return kept;
-    const content = await readFile(target.realPath);
+    // A small regular file is read at once: the async read's four thread-pool trips (open,
+    // fstat, read, close) cost more than the read holds the event loop. Anything else (a FIFO
+    // would block) goes the async way.
+    const content =
+      target.kind === "file" && target.size <= SYNC_READ_BYTES
+        ? readFileSync(target.realPath)
+        : await readFile(target.realPath);
     if (content.length <= this.contentBudget) {
       this.contents.set(target.realPath, content);
       this.contentBytes += content.length;
