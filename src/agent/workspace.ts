@@ -13,8 +13,11 @@ export interface WorkspacePath {
   size: number;
 }
 
-/** Enough for the files a round's sessions read (a few hundred of source), small next to a process. */
-const DEFAULT_CONTENT_BUDGET = 16 * 1024 * 1024;
+/**
+ * Enough for the files a round's sessions read again (the changed files, tens of KB each), and
+ * small enough that twenty rounds in flight in one process keep at most 80 MB of it.
+ */
+const DEFAULT_CONTENT_BUDGET = 4 * 1024 * 1024;
 
 /** Files up to this size are read synchronously (see `read`). */
 const SYNC_READ_BYTES = 256 * 1024;
