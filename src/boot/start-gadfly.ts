@@ -248,6 +248,9 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       checkGitHub: false,
       // The probes count against each provider's cap like model calls, across the workers.
       acquireSlot: (provider, signal) => roundQueue.modelCalls.acquire(provider, signal),
+      // The process's own fetch: the first global fetch would compile undici's wasm HTTP
+      // parser, some 20-45 MB of RSS at start for a few GETs.
+      fetch: httpFetch,
     },
     secrets,
   );
