@@ -5,6 +5,7 @@ import { loadLenses } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
 import { ConfigError, loadAppConfig, planReview, RepoConfig } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
+import { createNodeFetch } from "../http/index.js";
 import {
   createInMemoryModelCallLimiter,
   limitedModelFactory,
@@ -177,6 +178,10 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
         })
       : null;
     const modelCalls = createInMemoryModelCallLimiter(providerCap(config));
+    // One fetch for the run, as in the app: the model calls share its kept-alive sockets, and
+    // the global fetch's first call would compile undici's wasm HTTP parser. Closed when the
+    // review ends, so no socket of an abandoned call keeps the process alive.
+    const httpFetch = createNodeFetch();
     const controller = new AbortController();
     // Every reviewer in flight listens to this one signal.
     setMaxListeners(0, controller.signal);
@@ -211,12 +216,14 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
         isolation,
         record:
           options.recordDir === null ? undefined : { dir: resolve(io.cwd, options.recordDir) },
+        fetch: httpFetch,
       }),
       onStatus: (status) => board?.update(status),
     }).finally(() => {
       process.off("SIGINT", interrupt);
       board?.close();
       void modelCalls.close();
+      httpFetch.close();
     });
     if (consensus.modelCount === 0) {
       // Silence would read as "no issues": say that nothing was reviewed, and why.

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JsonReport } from "../../src/cli/schema.js";
 import { createGitRepository, type GitRepository } from "../cli/git-repository.js";
@@ -75,6 +76,8 @@ let repository: GitRepository;
 let ollama: FakeOllamaServer;
 let openai: FakeOpenAIServer;
 let configPath: string;
+/** NODE_OPTIONS that make the global fetch throw: the CLI's clients use a node fetch of their own. */
+let noGlobalFetch: string;
 
 beforeAll(async () => {
   sandbox = await createSandbox();
@@ -92,6 +95,13 @@ beforeAll(async () => {
   openai
     .script("gpt-test", reviewer([predictableTokenAgain]), { lens: "security" })
     .script("gpt-test", reviewer([]), { lens: "correctness" });
+
+  const preload = join(sandbox.root, "no-global-fetch.mjs");
+  await writeFile(
+    preload,
+    'globalThis.fetch = async () => { throw new Error("the CLI called the global fetch"); };\n',
+  );
+  noGlobalFetch = `--import=${pathToFileURL(preload).href}`;
 
   configPath = join(sandbox.root, "gadfly.config.yml");
   await writeFile(
@@ -139,9 +149,10 @@ describe("gadfly review of a local git range against real protocol clients", () 
   let recorded: string;
 
   it("reviews the commits with the configured models and reports their agreement", async () => {
+    // Its model clients never reach the global fetch (undici's wasm parser, compiled on first use).
     const run = await runGadfly(reviewArguments("--record", "recordings"), {
       cwd: repository.root,
-      env: withKeys(),
+      env: { ...withKeys(), NODE_OPTIONS: noGlobalFetch },
     });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
