@@ -3,7 +3,7 @@ import { isAbsolute, normalize } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import * as tar from "tar";
+import type { ReadEntry } from "tar";
 
 export interface ExtractLimits {
   /** Total bytes of regular files written. */
@@ -91,6 +91,9 @@ export async function extractTarball(
   dir: string,
   limits: Partial<ExtractLimits> = DEFAULT_EXTRACT_LIMITS,
 ): Promise<ExtractResult> {
+  // Loaded at the first extraction, not at start: node-tar is some 0.5 MB of heap that a
+  // serving process would otherwise hold from boot.
+  const tar = await import("tar");
   await mkdir(dir, { recursive: true });
   const settings = { ...DEFAULT_EXTRACT_LIMITS, ...limits };
   const result: ExtractResult = { files: 0, bytes: 0, entries: 0, skipped: [], unlistedSkips: 0 };
@@ -121,11 +124,11 @@ export async function extractTarball(
     onwarn: (code, _message, data) => {
       // An entry node-tar would not write; it was counted as taken, which only errs on the
       // safe side of the limits.
-      const entry = data.entry as tar.ReadEntry | undefined;
+      const entry = data.entry as ReadEntry | undefined;
       if (code === "TAR_ENTRY_ERROR" && entry !== undefined) skip(String(entry.path), "refused");
     },
     filter: (path, entry) => {
-      const stat = entry as tar.ReadEntry;
+      const stat = entry as ReadEntry;
       const relative = path.split("/").slice(1).join("/");
       const type = String(stat.type);
       const isFile = FILE_TYPES.has(type);

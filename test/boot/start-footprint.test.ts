@@ -18,10 +18,22 @@ async function packagesLoaded(script: string): Promise<string[]> {
   return JSON.parse(stdout) as string[];
 }
 
-const loaded = `const { createRequire } = await import("node:module");
+// CommonJS packages show in require's cache; ES modules (node-tar) only to a loader hook,
+// which here posts each URL it loads back to this thread.
+const loaded = `const { createRequire, register } = await import("node:module");
+const { MessageChannel, receiveMessageOnPort } = await import("node:worker_threads");
 const cache = createRequire(import.meta.url).cache;
+const { port1, port2 } = new MessageChannel();
+const hooks = "let port; export function initialize(data) { port = data.port; }" +
+  " export async function load(url, context, next) { port.postMessage(url); return next(url, context); }";
+register("data:text/javascript," + encodeURIComponent(hooks), { data: { port: port2 }, transferList: [port2] });
+const urls = [];
+const paths = () => {
+  for (let message; (message = receiveMessageOnPort(port1)) !== undefined; ) urls.push(message.message);
+  return [...Object.keys(cache), ...urls];
+};
 const packages = (names) => names.filter((name) =>
-  Object.keys(cache).some((path) => path.includes("/node_modules/" + name + "/")));`;
+  paths().some((path) => path.includes("/node_modules/" + name + "/")));`;
 
 describe("start-up footprint", { timeout: 60_000 }, () => {
   it("leaves Handlebars unloaded until the first template engine is made", async () => {
@@ -35,5 +47,36 @@ const { createTemplateEngine } = await import(${engine});
 createTemplateEngine();
 process.stdout.write(JSON.stringify([...before, "|", ...packages(["handlebars"])]));`),
     ).toEqual(["|", "handlebars"]);
+  });
+
+  it("leaves node-tar unloaded until the first tarball is extracted", async () => {
+    const boot = JSON.stringify(join(ROOT, "src/boot/index.ts"));
+    const github = JSON.stringify(join(ROOT, "src/github/index.ts"));
+    expect(
+      await packagesLoaded(`${loaded}
+await import(${boot});
+const before = packages(["tar"]);
+const { extractTarball } = await import(${github});
+const { mkdtemp, rm } = await import("node:fs/promises");
+const { join } = await import("node:path");
+const { tmpdir } = await import("node:os");
+const { gzipSync } = await import("node:zlib");
+const dir = await mkdtemp(join(tmpdir(), "gadfly-footprint-"));
+// A tar of one directory, GitHub's top-level one: a ustar header, then two zero blocks.
+const header = Buffer.alloc(512);
+const field = (offset, text) => header.write(text, offset, "latin1");
+field(0, "owner-repo-sha/");
+field(100, "0000755\\0");
+field(124, "00000000000\\0");
+field(136, "00000000000\\0");
+field(156, "5");
+field(257, "ustar\\x0000");
+field(148, "        ");
+field(148, header.reduce((sum, byte) => sum + byte, 0).toString(8).padStart(6, "0") + "\\0 ");
+const result = await extractTarball(gzipSync(Buffer.concat([header, Buffer.alloc(1024)])), join(dir, "tree"));
+if (result.entries !== 1) throw new Error("extracted " + JSON.stringify(result));
+await rm(dir, { recursive: true, force: true });
+process.stdout.write(JSON.stringify([...before, "|", ...packages(["tar"])]));`),
+    ).toEqual(["|", "tar"]);
   });
 });
