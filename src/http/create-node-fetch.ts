@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { fetchFailed, sendNodeRequest } from "./send-node-request.js";
+import { fetchFailed, REDIRECT_STATUSES, sendNodeRequest } from "./send-node-request.js";
 import { type NodeRequest, toNodeRequest } from "./to-node-request.js";
 
 export interface NodeFetchOptions {
@@ -26,7 +26,6 @@ export interface NodeFetch {
 }
 
 const MAX_REDIRECTS = 20;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers that describe a body, dropped with it when a redirect turns a request into a GET. */
 const BODY_HEADERS = [
   "content-encoding",

@@ -14,7 +14,8 @@ export interface SendSettings {
 
 /** Statuses whose Response has no body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Statuses fetch follows when they carry a Location. */
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** The stream's own queue past the bytes read while deciding to stream. */
 const STREAM_HIGH_WATER_BYTES = 64 * 1024;
 
