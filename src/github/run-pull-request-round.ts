@@ -23,7 +23,6 @@ import type { Clock } from "../time/index.js";
 import { applyFeedback } from "./apply-feedback.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
-import { DEFAULT_EXTRACT_LIMITS } from "./extract-tarball.js";
 import { findOwnCheckRun } from "./find-own-check-run.js";
 import type { GitHubClient } from "./github-client.js";
 import type { KillPoint } from "./kill-points.js";
@@ -213,8 +212,7 @@ async function runRegistered(
       round.pullNumber,
       round.headSha,
       workspaceDir,
-      DEFAULT_EXTRACT_LIMITS,
-      prepared.pull,
+      { pull: prepared.pull },
     );
     // The team's conventions, from the base (never the head); a file GitHub fails to give is
     // logged and left out: no round fails for its conventions.

@@ -50,14 +50,18 @@ export async function takeSnapshot(
   pullNumber: number,
   headSha: string,
   workspaceDir: string,
-  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
-  /**
-   * The pull request as the caller just read it (the round's job reads it to see the head
-   * has not moved): not asked of GitHub a second time.
-   */
-  fetched?: PullRequestFields,
+  options: {
+    limits?: ExtractLimits;
+    /**
+     * The pull request as the caller just read it (the round's job reads it to see the head
+     * has not moved): not asked of GitHub a second time.
+     */
+    pull?: PullRequestFields | undefined;
+  } = {},
 ): Promise<PullRequestSnapshot> {
-  const pull = fetched ?? (await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber })).data;
+  const limits = options.limits ?? DEFAULT_EXTRACT_LIMITS;
+  const pull =
+    options.pull ?? (await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber })).data;
   const listed = await octokit.paginate(octokit.rest.pulls.listFiles, {
     ...repo,
     pull_number: pullNumber,

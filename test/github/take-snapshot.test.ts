@@ -94,7 +94,7 @@ describe("takeSnapshot's contents fallback", () => {
       "c.txt": { content: base64(300), encoding: "base64" },
     });
     const limits = { ...DEFAULT_EXTRACT_LIMITS, maxTotalBytes: 1_000, maxFileBytes: 1_500 };
-    const snapshot = await takeSnapshot(octokit, repo, 1, "abc", workspace, limits);
+    const snapshot = await takeSnapshot(octokit, repo, 1, "abc", workspace, { limits });
     expect(snapshot.notReviewed).toEqual([
       { path: "b.txt", reason: "too-large" },
       { path: "huge.txt", reason: "too-large" },
