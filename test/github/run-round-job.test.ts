@@ -1,9 +1,14 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadLenses } from "../../src/agent/load-lenses.js";
+import { AppConfig } from "../../src/config/schema.js";
+import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
 import { runRoundJob } from "../../src/github/run-round-job.js";
+import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
 import { MAX_ROUND_ATTEMPTS } from "../../src/run/index.js";
+import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import {
@@ -115,5 +120,67 @@ describe("runRoundJob", () => {
       "Gadfly could not finish this review",
     ]);
     expect(pullReads()).toBe(readsBefore);
+  });
+});
+
+describe("runRoundJob's requests", () => {
+  it("reads the pull request once: the snapshot takes its title, description and SHAs from the job's read", async () => {
+    const titled = github.addPullRequest({
+      owner: "octo-org",
+      repo: "api",
+      title: "Parameterise the user query",
+      body: "Closes the injection in findUser.",
+      files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+    });
+    const { round } = await store.startRound({
+      repo: { owner: "octo-org", repo: "api" },
+      installationId,
+      pullNumber: titled.number,
+      headSha: titled.headSha,
+      trigger: { kind: "push", deliveryId: `d-${titled.number}` },
+    });
+    const prompts: string[] = [];
+    const model: ChatModel = {
+      kind: "chat",
+      provider: "local",
+      modelId: "chat",
+      chat: async (request: ChatRequest) => {
+        prompts.push(request.messages.map((message) => String(message.content)).join("\n"));
+        return {
+          text: renderLensAnswer("No material issues found", []),
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
+      },
+    };
+    const reviewing = roundDependencies(
+      { store, dataDir: temporary.directory },
+      {
+        config: AppConfig.parse({
+          providers: [{ name: "local", type: "ollama" }],
+          models: [{ id: "chat", provider: "local" }],
+          review: { lenses: ["security"], verify: false },
+        }),
+        limiter: createReviewerLimiter(1),
+        lenses: await loadLenses(),
+        boardIntervalMs: 100,
+        createModel: () => model,
+      },
+    );
+    const before = github.requests().length;
+    await runRoundJob(octokit, { round, finished: [], resumed: false }, reviewing);
+    expect((await store.findRound(round.id))?.state).toBe("completed");
+    const pullReads = github
+      .requests()
+      .slice(before)
+      .filter(
+        (request) =>
+          request.method === "GET" && request.path === `/repos/octo-org/api/pulls/${titled.number}`,
+      );
+    expect(pullReads).toHaveLength(1);
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts[0]).toContain("Parameterise the user query");
+    expect(prompts[0]).toContain("Closes the injection in findUser.");
   });
 });
