@@ -35,28 +35,44 @@ const paths = () => {
 const packages = (names) => names.filter((name) =>
   paths().some((path) => path.includes("/node_modules/" + name + "/")));`;
 
+/**
+ * Which of `atStart` are loaded once the app's boot module is imported, then "|", then which of
+ * `afterUse` are loaded after `use` (a script fragment) ran: `["|", name]` means left until
+ * first use.
+ */
+function loadedBeforeAndAfter(
+  atStart: readonly string[],
+  afterUse: readonly string[],
+  use: string,
+): Promise<string[]> {
+  const boot = JSON.stringify(join(ROOT, "src/boot/index.ts"));
+  return packagesLoaded(`${loaded}
+await import(${boot});
+const before = packages(${JSON.stringify(atStart)});
+${use}
+process.stdout.write(JSON.stringify([...before, "|", ...packages(${JSON.stringify(afterUse)})]));`);
+}
+
 describe("start-up footprint", { timeout: 60_000 }, () => {
   it("leaves Handlebars unloaded until the first template engine is made", async () => {
-    const boot = JSON.stringify(join(ROOT, "src/boot/index.ts"));
     const engine = JSON.stringify(join(ROOT, "src/render/template-engine.ts"));
     expect(
-      await packagesLoaded(`${loaded}
-await import(${boot});
-const before = packages(["handlebars", "source-map"]);
-const { createTemplateEngine } = await import(${engine});
-createTemplateEngine();
-process.stdout.write(JSON.stringify([...before, "|", ...packages(["handlebars"])]));`),
+      await loadedBeforeAndAfter(
+        ["handlebars", "source-map"],
+        ["handlebars"],
+        `const { createTemplateEngine } = await import(${engine});
+createTemplateEngine();`,
+      ),
     ).toEqual(["|", "handlebars"]);
   });
 
   it("leaves node-tar unloaded until the first tarball is extracted", async () => {
-    const boot = JSON.stringify(join(ROOT, "src/boot/index.ts"));
     const github = JSON.stringify(join(ROOT, "src/github/index.ts"));
     expect(
-      await packagesLoaded(`${loaded}
-await import(${boot});
-const before = packages(["tar"]);
-const { extractTarball } = await import(${github});
+      await loadedBeforeAndAfter(
+        ["tar"],
+        ["tar"],
+        `const { extractTarball } = await import(${github});
 const { mkdtemp, rm } = await import("node:fs/promises");
 const { join } = await import("node:path");
 const { tmpdir } = await import("node:os");
@@ -75,8 +91,8 @@ field(148, "        ");
 field(148, header.reduce((sum, byte) => sum + byte, 0).toString(8).padStart(6, "0") + "\\0 ");
 const result = await extractTarball(gzipSync(Buffer.concat([header, Buffer.alloc(1024)])), join(dir, "tree"));
 if (result.entries !== 1) throw new Error("extracted " + JSON.stringify(result));
-await rm(dir, { recursive: true, force: true });
-process.stdout.write(JSON.stringify([...before, "|", ...packages(["tar"])]));`),
+await rm(dir, { recursive: true, force: true });`,
+      ),
     ).toEqual(["|", "tar"]);
   });
 });
