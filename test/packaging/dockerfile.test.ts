@@ -139,10 +139,15 @@ process.stdout.write(String(space.space_size));`,
       expect(capped).toBeLessThan(newSpaceAfterBurst([]));
     });
 
-    it("keep the heap of a process whose garbage outlives the young generation smaller than node's own", () => {
+    it("keep the heap of a process whose garbage outlives the young generation smaller than the small young generation alone", () => {
       // As in a round: ~20 MB stays live, and batches of objects live a while (promoted to the
       // old generation) before they die. A small young generation alone promotes more of them,
-      // and V8 would let the old generation grow up to 4x its live size before collecting it.
+      // and V8 would let the old generation grow up to 4x its live size before collecting it:
+      // ~73 MB here against 45-52 with npm start's flags. (Against plain node, whose large young
+      // generation promotes little, the margin is a few MB and flips with GC timing: what the
+      // flags save against node's defaults is the bot-overhead bench's figure, not this test's.)
+      const semiSpaceAlone = flags.filter((flag) => flag.startsWith("--max-semi-space-size="));
+      expect(semiSpaceAlone).toHaveLength(1);
       const peakHeapBytes = (nodeFlags: string[]) =>
         nodeWith(
           nodeFlags,
@@ -157,7 +162,8 @@ for (let round = 0; round < 400; round++) {
 }
 process.stdout.write(String(live.length > 0 ? peak : 0));`,
         );
-      expect(peakHeapBytes(flags)).toBeLessThan(peakHeapBytes([]));
+      // By a margin two runs of the same flags never show (their peaks differ by a few %).
+      expect(peakHeapBytes(flags)).toBeLessThan(0.85 * peakHeapBytes(semiSpaceAlone));
     });
   });
 
