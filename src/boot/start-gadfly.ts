@@ -11,7 +11,7 @@ import {
   runDoctor,
 } from "../doctor/index.js";
 import type { GitHubClient } from "../github/index.js";
-import { describeError, RoundRegistry } from "../github/index.js";
+import { ConventionCache, describeError, RoundRegistry } from "../github/index.js";
 import { createNodeFetch } from "../http/index.js";
 import { createRedactor, limitedModelFactory, providerCap, redactSecrets } from "../llm/index.js";
 import {
@@ -156,6 +156,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       fetch: httpFetch,
     }),
     metrics,
+    conventionCache: new ConventionCache(),
     agentIsolation: agentIsolation.level,
     ...(killPoint === undefined ? {} : { killPoint }),
   };

@@ -3,6 +3,7 @@
 export { abandonRound } from "./abandon-round.js";
 export { budgetGitHubWrites } from "./budget-github-writes.js";
 export type { TriggerDecision } from "./can-trigger-review.js";
+export { ConventionCache } from "./convention-cache.js";
 export { describeError } from "./describe-error.js";
 export { type ExtractResult, extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
 export type { GitHubClient } from "./github-client.js";

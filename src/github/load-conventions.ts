@@ -4,6 +4,7 @@ import {
   type ConventionFile,
   conventionText,
 } from "../run/index.js";
+import type { ConventionCache } from "./convention-cache.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export interface LoadConventionsOptions {
@@ -13,6 +14,8 @@ export interface LoadConventionsOptions {
   onError?: (path: string, error: unknown) => void;
   /** Bytes used of each file; the rest is cut (a note says so in the prompt). */
   fileBytes?: number;
+  /** The files at a commit already read by this process: not asked of GitHub again. */
+  cache?: ConventionCache;
 }
 
 /**
@@ -28,6 +31,11 @@ export async function loadConventionFiles(
   options: LoadConventionsOptions = {},
 ): Promise<ConventionFile[]> {
   const fileBytes = options.fileBytes ?? CONVENTION_LIMITS.fileBytes;
+  // Kept at the loader's default bound only: a caller asking for another bound reads afresh.
+  const cache = options.fileBytes === undefined ? options.cache : undefined;
+  const kept = cache?.get(repo, ref);
+  if (kept !== undefined) return kept;
+  let complete = true;
   const read = await Promise.all(
     CONVENTION_FILES.map(async (path): Promise<ConventionFile | null> => {
       try {
@@ -36,13 +44,17 @@ export async function loadConventionFiles(
         return { path, ...conventionText(bytes, fileBytes) };
       } catch (error) {
         // Missing is no convention; stopped is the round's own business.
-        if ((error as { status?: unknown }).status === 404 || options.signal?.aborted) return null;
+        if ((error as { status?: unknown }).status === 404) return null;
+        complete = false;
+        if (options.signal?.aborted) return null;
         options.onError?.(path, error);
         return null;
       }
     }),
   );
-  return read.filter((file): file is ConventionFile => file !== null);
+  const files = read.filter((file): file is ConventionFile => file !== null);
+  if (complete && options.signal?.aborted !== true) cache?.set(repo, ref, files);
+  return files;
 }
 
 /**

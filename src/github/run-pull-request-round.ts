@@ -21,6 +21,7 @@ import type { IsolationLevel } from "../sandbox/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import type { Clock } from "../time/index.js";
 import { applyFeedback } from "./apply-feedback.js";
+import type { ConventionCache } from "./convention-cache.js";
 import { describeError } from "./describe-error.js";
 import { endRound } from "./end-round.js";
 import { findOwnCheckRun } from "./find-own-check-run.js";
@@ -56,6 +57,8 @@ export interface RoundDependencies {
   /** Builds each reviewer's model (e.g. behind the per-provider cap); the provider's own by default. */
   createModel?: ModelFactory;
   metrics?: Pick<GadflyMetrics, "lens" | "modelUsage">;
+  /** The base's convention files by commit, shared by the process's rounds; read afresh if absent. */
+  conventionCache?: ConventionCache;
   /**
    * How agent CLIs are isolated in this process (detected at start-up). Absent reads
    * as `none`, the weakest: agent CLIs then skip fork PRs unless a provider allows them.
@@ -218,6 +221,7 @@ async function runRegistered(
     // logged and left out: no round fails for its conventions.
     const conventionFiles = await loadConventionFiles(octokit, round.repo, snapshot.baseSha, {
       signal: stop.signal,
+      ...(deps.conventionCache === undefined ? {} : { cache: deps.conventionCache }),
       onError: (path, error) =>
         log.warn(
           { ...fields, path, err: describeError(error) },

@@ -11,8 +11,12 @@ import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { parseLensAnswer } from "../../src/findings/parse.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { loadConventionFiles } from "../../src/github/load-conventions.js";
+import { ConventionCache } from "../../src/github/convention-cache.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
-import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
+import {
+  type RoundDependencies,
+  runPullRequestRound,
+} from "../../src/github/run-pull-request-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { Message } from "../../src/llm/message.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
@@ -99,6 +103,7 @@ async function runRound(
   repo: { owner: string; repo: string },
   files: { path: string; base?: string; head?: string }[],
   repoConfig: unknown = {},
+  extra: Partial<RoundDependencies> = {},
 ) {
   const pr = github.addPullRequest({
     owner: repo.owner,
@@ -130,6 +135,7 @@ async function runRound(
           error() {},
         },
         createModel: () => recordingModel(),
+        ...extra,
       },
     ),
   );
@@ -351,5 +357,113 @@ describe("loadConventionFiles", () => {
     expect(await loadConventionFiles(octokit, repo, pr.headSha)).toEqual([
       { path: "CLAUDE.md", text: "Tabs.\n", cut: false },
     ]);
+  });
+});
+
+describe("the process's convention cache", () => {
+  const contentReads = (repo: { repo: string }) =>
+    github.requests({ method: "GET", path: `/repos/octo-org/${repo.repo}/contents/**` }).length;
+
+  it("reads a base's files once: a second round at the same base asks GitHub for none of them", async () => {
+    const repo = newRepository({ "AGENTS.md": "Prefer small functions.\n" });
+    const cache = new ConventionCache();
+    await runRound(
+      repo,
+      [{ path: "src/a.ts", base: "a\n", head: "b\n" }],
+      {},
+      { conventionCache: cache },
+    );
+    const first = contentReads(repo);
+    expect(first).toBeGreaterThanOrEqual(5);
+    prompts = new Map();
+    const second = await runRound(
+      repo,
+      // The same base file as before: a second pull request on the same base commit.
+      [{ path: "src/a.ts", base: "a\n", head: "c\n" }],
+      {},
+      { conventionCache: cache },
+    );
+    expect(second.round?.state).toBe("completed");
+    expect(contentReads(repo)).toBe(first);
+    // Still given to every lens, from memory.
+    expect(conventionsOf(prompts.get("security") ?? "")).toContain("Prefer small functions.");
+  });
+
+  it("asks again for another commit and never keeps what a branch name gave", async () => {
+    const repo = newRepository({ "CLAUDE.md": "Two-space indent.\n" });
+    const pr = github.addPullRequest({
+      owner: repo.owner,
+      repo: repo.repo,
+      files: [{ path: "CLAUDE.md", base: "Two-space indent.\n", head: "Tabs.\n" }],
+    });
+    const cache = new ConventionCache();
+    const base = await loadConventionFiles(octokit, repo, pr.baseSha, { cache });
+    const reads = contentReads(repo);
+    expect(await loadConventionFiles(octokit, repo, pr.baseSha, { cache })).toEqual(base);
+    expect(contentReads(repo)).toBe(reads);
+    // Another commit is another answer, read from GitHub.
+    expect(await loadConventionFiles(octokit, repo, pr.headSha, { cache })).toEqual([
+      { path: "CLAUDE.md", text: "Tabs.\n", cut: false },
+    ]);
+    expect(contentReads(repo)).toBe(reads + 5);
+    // A branch moves: read every time.
+    await loadConventionFiles(octokit, repo, "main", { cache });
+    await loadConventionFiles(octokit, repo, "main", { cache });
+    expect(contentReads(repo)).toBe(reads + 15);
+    expect(cache.size).toBe(2);
+  });
+
+  it("keeps nothing from a read where GitHub failed a file or the round stopped", async () => {
+    const repo = newRepository({ "REVIEW.md": "Check error handling.\n" });
+    const pr = github.addPullRequest({
+      owner: repo.owner,
+      repo: repo.repo,
+      files: [{ path: "src/a.ts", base: "a\n", head: "b\n" }],
+    });
+    const cache = new ConventionCache();
+    github.failNext("GET", `/repos/octo-org/${repo.repo}/contents/REVIEW.md`, 500, { times: 10 });
+    expect(await loadConventionFiles(octokit, repo, pr.baseSha, { cache })).toEqual([]);
+    expect(cache.size).toBe(0);
+    const stopped = new AbortController();
+    stopped.abort();
+    await loadConventionFiles(octokit, repo, pr.baseSha, { cache, signal: stopped.signal });
+    expect(cache.size).toBe(0);
+    github.clearFaults();
+    // GitHub answers again: the file is read, and now kept.
+    const reads = contentReads(repo);
+    const files = await loadConventionFiles(octokit, repo, pr.baseSha, { cache });
+    expect(files.map((file) => file.path)).toEqual(["REVIEW.md"]);
+    expect(contentReads(repo)).toBe(reads + 5);
+    expect(cache.size).toBe(1);
+  });
+});
+
+describe("ConventionCache", () => {
+  const repo = { owner: "Octo-Org", repo: "API" };
+  const sha = (digit: string) => digit.repeat(40);
+
+  it("keeps at most maxEntries commits, dropping the least recently used", () => {
+    const cache = new ConventionCache({ maxEntries: 2 });
+    cache.set(repo, sha("1"), [{ path: "AGENTS.md", text: "one", cut: false }]);
+    cache.set(repo, sha("2"), [{ path: "AGENTS.md", text: "two", cut: false }]);
+    expect(cache.get(repo, sha("1"))?.[0]?.text).toBe("one");
+    cache.set(repo, sha("3"), []);
+    expect(cache.size).toBe(2);
+    expect(cache.get(repo, sha("2"))).toBeUndefined();
+    expect(cache.get(repo, sha("1"))?.[0]?.text).toBe("one");
+    expect(cache.get(repo, sha("3"))).toEqual([]);
+  });
+
+  it("matches names case-insensitively, hands out copies, and keeps nothing for a non-SHA ref", () => {
+    const cache = new ConventionCache();
+    cache.set(repo, sha("a"), [{ path: "AGENTS.md", text: "kept", cut: false }]);
+    const got = cache.get({ owner: "octo-org", repo: "api" }, sha("A"));
+    expect(got).toEqual([{ path: "AGENTS.md", text: "kept", cut: false }]);
+    if (got?.[0] !== undefined) got[0].text = "changed by a caller";
+    expect(cache.get(repo, sha("a"))?.[0]?.text).toBe("kept");
+    cache.set(repo, "main", []);
+    cache.set(repo, "abc123", []);
+    expect(cache.size).toBe(1);
+    expect(cache.get({ owner: "octo-org", repo: "other" }, sha("a"))).toBeUndefined();
   });
 });
