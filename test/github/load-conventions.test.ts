@@ -9,9 +9,9 @@ import { AppConfig } from "../../src/config/schema.js";
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { parseLensAnswer } from "../../src/findings/parse.js";
+import { ConventionCache } from "../../src/github/convention-cache.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { loadConventionFiles } from "../../src/github/load-conventions.js";
-import { ConventionCache } from "../../src/github/convention-cache.js";
 import { RoundRegistry } from "../../src/github/round-registry.js";
 import {
   type RoundDependencies,
