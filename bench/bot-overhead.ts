@@ -24,7 +24,12 @@
  *   warm rounds are printed (its own CPU, inflated by the profiler, is not judged);
  * - BENCH_LEVERS=0: no lever process. By default a second process runs with the full-diff
  *   prompt (the economy issue's baseline, GADFLY_BENCH_PROMPT_STYLE=full-diff), so what the
- *   lighter prompt saves in CPU, memory and request bytes is measured beside the judged app.
+ *   lighter prompt saves in CPU, memory and request bytes is measured beside the judged app;
+ * - BENCH_CLIENT_FLOOR=0: no client floor. By default the judged app's model requests of its
+ *   last warm round are replayed afterwards, as recorded, through the official `ollama` and
+ *   `openai` clients from a process of their own (bench/model-client-floor.ts): the CPU those
+ *   70 calls cost with nothing of the app around them, the floor under its CPU per round while
+ *   it makes them (reported, not judged).
  * The CPU target is scaled by parse-diff's CPU time on the big-PR diff, measured in this process
  * between rounds (bench/parse-diff-reference.ts): 300 ms where parse-diff takes 215 ms.
  */
@@ -46,6 +51,7 @@ import {
   type PullRequestSnapshot,
   pullRequestEvent,
 } from "../test/fakes/fake-github/index.js";
+import type { FakeModelRequest } from "../test/fakes/model-script.js";
 import { buildApp } from "./build-app.js";
 import {
   type HotFunction,
@@ -54,6 +60,7 @@ import {
   readCpuProfile,
   type Window,
 } from "./cpu-profile-summary.js";
+import { type FloorOutput, modelClientFloor } from "./model-client-floor.js";
 import { npmStartNodeArgs } from "./npm-start-node-args.js";
 import { pacedReviewer } from "./paced-reviewer.js";
 import { parseDiffReference, REFERENCE_PARSE_DIFF_MS } from "./parse-diff-reference.js";
@@ -262,6 +269,9 @@ for (const plan of await companionPlans()) {
 }
 const reference = parseDiffReference();
 const parseDiffTimes: number[] = [];
+const clientFloorWanted = process.env.BENCH_CLIENT_FLOOR !== "0" && builtEntry !== undefined;
+/** The judged app's requests of its last warm round, per fake server: what the floor replays. */
+let lastRound: { ollama: FakeModelRequest[]; openai: FakeModelRequest[] } | undefined;
 
 /** The lever and profiled processes the environment asks for (both unless told not to). */
 async function companionPlans(): Promise<SubjectPlan[]> {
@@ -300,7 +310,15 @@ try {
   // Rounds alternate between the subjects, so a busy moment of the machine hits both alike.
   for (let round = 1; round <= ROUNDS + 1; round++) {
     for (const subject of subjects) {
+      const { ollama, openai } = subject.stack;
+      const before = { ollama: ollama.requests.length, openai: openai.requests.length };
       const measure = await measureRound(subject, round);
+      if (subject.judged && round === ROUNDS + 1) {
+        lastRound = {
+          ollama: ollama.requests.slice(before.ollama),
+          openai: openai.requests.slice(before.openai),
+        };
+      }
       if (round === 1) subject.cold = measure;
       else subject.warm.push(measure);
     }
@@ -309,6 +327,16 @@ try {
   }
   const ends = await Promise.all(subjects.map((subject) => readProcessStats(subject.app.pid)));
   const profiles = await Promise.all(subjects.map(profileOf));
+  // After the rounds and the stats: the replay loads the judged app's fakes, not the app.
+  const floor: FloorOutput | undefined =
+    clientFloorWanted && lastRound !== undefined && builtEntry !== undefined
+      ? await modelClientFloor({
+          stack: (subjects[0] as Subject).stack,
+          round: lastRound,
+          appEntry: builtEntry,
+          nodeArgs: START_NODE_ARGS,
+        })
+      : undefined;
   const budgetCpuMs = reference.scaled(MAX_CPU_MS, parseDiffTimes);
   const parseDiffMs = median(parseDiffTimes);
 
@@ -397,6 +425,20 @@ try {
   });
   const main = results[0];
   const pass = main?.pass === true;
+  if (floor !== undefined && main !== undefined) {
+    const what = `model clients alone (one round's ${floor.calls} calls replayed through the official clients)`;
+    rows.push(
+      [
+        `${what}: CPU, median ms`,
+        `${floor.medianCpuMs.toFixed(0)} (${Math.min(...floor.cpuMs).toFixed(0)}–${Math.max(...floor.cpuMs).toFixed(0)}; ${floor.perCallMeanMs.toFixed(2)} ms a call)`,
+      ],
+      [
+        "model clients alone ÷ the app's CPU per round",
+        `${((100 * floor.medianCpuMs) / main.cpuPerRoundMs).toFixed(0)} %`,
+      ],
+      ["model clients alone ÷ parse-diff", (floor.medianCpuMs / parseDiffMs).toFixed(2)],
+    );
+  }
   rows.push(
     [
       "parse-diff on the big-PR diff, median CPU ms",
@@ -413,6 +455,10 @@ try {
     nodeArgs: judgedFlags,
     reference: referenceWanted ? (results[1] ?? null) : null,
     others: results.slice(1),
+    modelClientFloorCpuMs: floor === undefined ? null : Number(floor.medianCpuMs.toFixed(1)),
+    modelClientFloorCpuAllMs: floor?.cpuMs.map((cpuMs) => Number(cpuMs.toFixed(1))) ?? null,
+    modelClientFloorCalls: floor?.calls ?? null,
+    modelClientFloorPerCallMs: floor === undefined ? null : Number(floor.perCallMeanMs.toFixed(3)),
     parseDiffMs: Number(parseDiffMs.toFixed(1)),
     referenceParseDiffMs: REFERENCE_PARSE_DIFF_MS,
     budgetCpuMs: Math.round(budgetCpuMs),
