@@ -50,6 +50,11 @@ export interface FixedThread {
 /** A pull request's threads are read 100 at a time, and at most this many pages. */
 const THREAD_PAGE_SIZE = 100;
 const MAX_THREAD_PAGES = 50;
+/**
+ * A thread's latest replies, read for a "fixed" reply of ours that was posted but not
+ * recorded (the process died between the two): our reply is then among the last ones.
+ */
+const RECENT_REPLIES = 20;
 
 const THREADS_QUERY = `
   query GadflyReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
@@ -60,6 +65,7 @@ const THREADS_QUERY = `
             id
             isResolved
             comments(first: 1) { nodes { databaseId body author { login } } }
+            replies: comments(last: ${RECENT_REPLIES}) { nodes { databaseId body author { login } } }
           }
           pageInfo { hasNextPage endCursor }
         }
@@ -79,13 +85,8 @@ interface ThreadPage {
         nodes: ({
           id: string;
           isResolved: boolean;
-          comments: {
-            nodes: ({
-              databaseId: number | null;
-              body: string;
-              author: { login: string } | null;
-            } | null)[];
-          };
+          comments: { nodes: (ThreadComment | null)[] };
+          replies: { nodes: (ThreadComment | null)[] };
         } | null)[];
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
       };
@@ -93,11 +94,19 @@ interface ThreadPage {
   } | null;
 }
 
+interface ThreadComment {
+  databaseId: number | null;
+  body: string;
+  author: { login: string } | null;
+}
+
 interface ThreadHead {
   id: string;
   isResolved: boolean;
   body: string;
   authorLogin: string | null;
+  /** The latest "fixed" reply of ours in the thread, if one is among its recent replies. */
+  ourFixedReplyId: number | null;
 }
 
 /** The short line answering a fixed finding's comment. */
@@ -105,10 +114,13 @@ export function fixedReplyBody(headSha: string): string {
   return `Fixed in \`${headSha.slice(0, 7)}\`.`;
 }
 
+const FIXED_REPLY_RE = /^Fixed in `[0-9a-f]{7}`\.$/;
+
 /**
  * Threads follow the code: under each inline comment of ours whose finding this round found
- * fixed, replies "Fixed in `abc1234`." (once: the reply is recorded in the store) and resolves
- * the thread. A thread already resolved — by a person or an earlier round — gets neither; a
+ * fixed, replies "Fixed in `abc1234`." (once: the reply is recorded in the store, and one
+ * posted by a run that died before recording it is found in the thread and recorded instead)
+ * and resolves the thread. A thread already resolved — by a person or an earlier round — gets neither; a
  * comment that is not our bot's (or carries no finding marker) is never touched. Never throws:
  * a GraphQL error or a refusal (the app may lack permission) is returned as `failed` for the
  * caller to log, and the round goes on.
@@ -163,7 +175,20 @@ async function settle(
   if (!isOurs(thread, request.botLogin)) return result("not-ours", false);
   if (thread.isResolved) return result("already-resolved", false);
   let replied = false;
-  if (target.fixedReplyId === undefined) {
+  if (target.fixedReplyId === undefined && thread.ourFixedReplyId !== null) {
+    // Posted by a run that died before recording it: recorded now, not posted again.
+    try {
+      await deps.store.saveFixedReply(
+        request.repo,
+        request.pullNumber,
+        target.fingerprint,
+        target.commentId,
+        thread.ourFixedReplyId,
+      );
+    } catch (error) {
+      return result("failed", false, error);
+    }
+  } else if (target.fixedReplyId === undefined) {
     try {
       const { data } = await retrySecondaryRateLimit(() =>
         octokit.rest.pulls.createReplyForReviewComment({
@@ -196,9 +221,31 @@ async function settle(
 
 // GraphQL spells a bot's login without `[bot]`; the marker says Gadfly wrote it as a finding.
 function isOurs(thread: ThreadHead, botLogin: string): boolean {
-  const login = thread.authorLogin;
-  const ourLogin = login !== null && (login === botLogin || `${login}[bot]` === botLogin);
-  return ourLogin && findingMarkerIn(thread.body) !== null;
+  return isOurLogin(thread.authorLogin, botLogin) && findingMarkerIn(thread.body) !== null;
+}
+
+function isOurLogin(login: string | null, botLogin: string): boolean {
+  return login !== null && (login === botLogin || `${login}[bot]` === botLogin);
+}
+
+/** The newest reply (not the thread's first comment) our bot wrote as a "fixed" reply. */
+function ourFixedReply(
+  replies: readonly (ThreadComment | null)[],
+  headId: number,
+  botLogin: string,
+): number | null {
+  for (let index = replies.length - 1; index >= 0; index--) {
+    const reply = replies[index];
+    if (
+      reply?.databaseId != null &&
+      reply.databaseId !== headId &&
+      isOurLogin(reply.author?.login ?? null, botLogin) &&
+      FIXED_REPLY_RE.test(reply.body.trim())
+    ) {
+      return reply.databaseId;
+    }
+  }
+  return null;
 }
 
 /** The threads starting with the wanted comments, paging only until all are found. */
@@ -229,6 +276,7 @@ async function findThreads(
           isResolved: node.isResolved,
           body: head.body,
           authorLogin: head.author?.login ?? null,
+          ourFixedReplyId: ourFixedReply(node.replies.nodes, head.databaseId, request.botLogin),
         });
       }
     }

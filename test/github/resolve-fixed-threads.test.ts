@@ -152,6 +152,69 @@ describe("resolveFixedThreads", () => {
     ]);
   });
 
+  it("killed between posting the reply and recording it, the next run records that reply and posts none", async () => {
+    // The process dies after GitHub took the reply: nothing reaches the store.
+    const dying = {
+      saveFixedReply: async () => {
+        throw new Error("killed before the reply was recorded");
+      },
+    };
+    const first = await resolveFixedThreads(
+      octokit,
+      {
+        repo,
+        pullNumber: pullRequest.number,
+        headSha: round2.headSha,
+        botLogin,
+        fixed: [tokenFix],
+        posted: await store.postedInline(repo, pullRequest.number),
+      },
+      { store: dying },
+    );
+    expect(first.map((entry) => [entry.outcome, entry.replied])).toEqual([["failed", true]]);
+    expect(thread(tokenFix).comments).toHaveLength(2);
+    const repliesBefore = replies();
+
+    const resumed = await resolveFixed([tokenFix]);
+
+    expect(resumed.map((entry) => [entry.outcome, entry.replied])).toEqual([["resolved", false]]);
+    expect(replies() - repliesBefore).toBe(0);
+    const fixed = thread(tokenFix);
+    expect(fixed.comments.map((comment) => comment.body)).toEqual([
+      expect.stringContaining(tokenFix),
+      `Fixed in \`${round2.headSha.slice(0, 7)}\`.`,
+    ]);
+    expect(fixed.isResolved).toBe(true);
+    const [recorded] = (await store.postedInline(repo, pullRequest.number)).filter(
+      (entry) => entry.fingerprint === tokenFix,
+    );
+    expect(recorded?.fixedReplyId).toBe(fixed.comments[1]?.id);
+    expect(github.validationErrors).toEqual([]);
+    expect(github.graphqlErrors).toEqual([]);
+  });
+
+  it('does not take a person\'s "Fixed in" reply, or other words of ours, for our reply', async () => {
+    const { Octokit } = probotCredentials(github.apiUrl);
+    const asAlice = new Octokit({
+      auth: { token: github.createUserToken("alice") },
+    }) as GitHubClient;
+    const reply = (as: GitHubClient, body: string) =>
+      as.rest.pulls.createReplyForReviewComment({
+        ...repo,
+        pull_number: pullRequest.number,
+        comment_id: commentIds[tokenFix] ?? 0,
+        body,
+      });
+    await reply(asAlice, `Fixed in \`${round2.headSha.slice(0, 7)}\`.`);
+    await reply(octokit, "Fixed in `abc1234`, I think? (a note, not the fixed reply)");
+    const repliesBefore = replies();
+
+    const outcome = await resolveFixed([tokenFix]);
+
+    expect(outcome.map((entry) => [entry.outcome, entry.replied])).toEqual([["resolved", true]]);
+    expect(replies() - repliesBefore).toBe(1);
+  });
+
   it("reports a refused resolve without throwing, and the next call resolves without replying again", async () => {
     github.graphqlErrorNext("resolveReviewThread");
 
