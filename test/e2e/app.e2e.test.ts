@@ -135,6 +135,14 @@ describe("the app, end to end against a fake GitHub and fake models", () => {
     expect(rows).toHaveLength(20);
     expect(rows.every((row) => (JSON.parse(row.messages) as unknown[]).length >= 4)).toBe(true);
     expect(rows.some((row) => row.messages.includes(OPENAI_KEY))).toBe(false);
+    // The opening the 20 conversations share is stored once, redacted as well.
+    const texts = readAppStore<{ text: string }>(
+      stack.dataDir,
+      "SELECT text FROM transcript_texts",
+    );
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.length).toBeLessThan(rows.length);
+    expect(texts.some((row) => row.text.includes(OPENAI_KEY))).toBe(false);
 
     expect(github.validationErrors).toEqual([]);
     expect(app.output()).not.toContain(OPENAI_KEY);

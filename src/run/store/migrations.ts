@@ -281,6 +281,21 @@ const tokenBuckets = [
   )`,
 ];
 
+/**
+ * Long message contents of a round's transcripts, stored once per round and referred to by
+ * digest from `transcripts.messages` (run/store/shared-texts.ts): the twenty transcripts of a
+ * round begin with the same opening. Deleted with the round, and by retention once no
+ * transcript of the round is left.
+ */
+const transcriptTexts = [
+  `CREATE TABLE transcript_texts (
+    round_id TEXT NOT NULL REFERENCES rounds (id) ON DELETE CASCADE,
+    digest TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (round_id, digest)
+  )`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -313,4 +328,10 @@ export const migrations: readonly Migration[] = [
     postgres: feedbackTable("BIGSERIAL PRIMARY KEY"),
   },
   { version: 10, name: "github write budget", sqlite: [], postgres: tokenBuckets },
+  {
+    version: 11,
+    name: "shared transcript texts",
+    sqlite: transcriptTexts,
+    postgres: transcriptTexts,
+  },
 ];

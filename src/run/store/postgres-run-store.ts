@@ -33,6 +33,7 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
+import { joinSharedTexts, sharedTextRefs, splitSharedTexts } from "./shared-texts.js";
 import {
   CHALLENGE_COLUMNS,
   type ChallengeRow,
@@ -44,7 +45,6 @@ import {
   feedbackReason,
   findingDetailJson,
   lensReportFromRow,
-  messagesFromRow,
   POSTED_INLINE_COLUMNS,
   type PostedInlineRow,
   postedInlineFromRow,
@@ -293,11 +293,19 @@ export class PostgresRunStore implements RunStore {
     lens: string,
     messages: Message[],
   ): Promise<void> {
+    const { json, texts } = splitSharedTexts(messages);
+    // One statement: the texts and the row that refers to them commit together, so retention
+    // (which deletes texts no transcript refers to) never sees one without the other.
     await this.pool.query(
-      `INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES ($1, $2, $3, $4, $5)
+      `WITH kept AS (
+         INSERT INTO transcript_texts (round_id, digest, text)
+         SELECT $1, digest, text FROM unnest($6::text[], $7::text[]) AS t(digest, text)
+         ON CONFLICT (round_id, digest) DO NOTHING
+       )
+       INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (round_id, model, lens) DO UPDATE SET
          messages = excluded.messages, saved_at = excluded.saved_at`,
-      [roundId, model, lens, JSON.stringify(messages), this.clock.now()],
+      [roundId, model, lens, json, this.clock.now(), [...texts.keys()], [...texts.values()]],
     );
   }
 
@@ -307,7 +315,17 @@ export class PostgresRunStore implements RunStore {
       [roundId, model, lens],
     );
     const row = rows[0];
-    return row === undefined ? null : messagesFromRow(row);
+    if (row === undefined) return null;
+    const refs = sharedTextRefs(row.messages);
+    const texts = new Map<string, string>();
+    if (refs.length > 0) {
+      const found = await this.pool.query<{ digest: string; text: string }>(
+        "SELECT digest, text FROM transcript_texts WHERE round_id = $1 AND digest = ANY($2::text[])",
+        [roundId, refs],
+      );
+      for (const text of found.rows) texts.set(text.digest, text.text);
+    }
+    return joinSharedTexts(row.messages, texts);
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {
@@ -583,6 +601,13 @@ export class PostgresRunStore implements RunStore {
     const result = await this.pool.query("DELETE FROM transcripts WHERE saved_at < $1", [
       olderThan.getTime(),
     ]);
+    // Only a finished round's: a live one may still save a transcript that refers to a text
+    // it saved before (ON CONFLICT DO NOTHING takes no lock this DELETE would wait for).
+    await this.pool.query(
+      `DELETE FROM transcript_texts WHERE NOT EXISTS (
+         SELECT 1 FROM transcripts WHERE transcripts.round_id = transcript_texts.round_id)
+       AND round_id IN (SELECT id FROM rounds WHERE NOT ${LIVE})`,
+    );
     return result.rowCount ?? 0;
   }
 

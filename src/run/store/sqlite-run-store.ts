@@ -29,6 +29,7 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
+import { joinSharedTexts, sharedTextRefs, splitSharedTexts } from "./shared-texts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
   CHALLENGE_COLUMNS,
@@ -41,7 +42,6 @@ import {
   feedbackReason,
   findingDetailJson,
   lensReportFromRow,
-  messagesFromRow,
   POSTED_INLINE_COLUMNS,
   type PostedInlineRow,
   postedInlineFromRow,
@@ -72,6 +72,12 @@ interface PullKey {
 }
 
 const LIVE = "state IN ('queued', 'running')";
+/**
+ * The shared texts of rounds no transcript is left of. A transcript saved later (a live round's)
+ * writes its texts again in its own transaction, which SQLite never interleaves with this one.
+ */
+const ORPHAN_TEXTS = `DELETE FROM transcript_texts WHERE NOT EXISTS (
+  SELECT 1 FROM transcripts WHERE transcripts.round_id = transcript_texts.round_id)`;
 const SAME_PULL = "owner = @owner AND repo = @repo AND pull_number = @pull_number";
 
 /** The embedded RunStore: one SQLite file, safe to share between processes on one host. */
@@ -292,13 +298,20 @@ export class SqliteRunStore implements RunStore {
     lens: string,
     messages: Message[],
   ): Promise<void> {
-    this.statements
-      .prepare<[string, string, string, string, number]>(
-        `INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (round_id, model, lens) DO UPDATE SET
-           messages = excluded.messages, saved_at = excluded.saved_at`,
-      )
-      .run(roundId, model, lens, JSON.stringify(messages), this.clock.now());
+    const { json, texts } = splitSharedTexts(messages);
+    this.database.transaction(() => {
+      const keep = this.statements.prepare<[string, string, string]>(
+        "INSERT OR IGNORE INTO transcript_texts (round_id, digest, text) VALUES (?, ?, ?)",
+      );
+      for (const [digest, text] of texts) keep.run(roundId, digest, text);
+      this.statements
+        .prepare<[string, string, string, string, number]>(
+          `INSERT INTO transcripts (round_id, model, lens, messages, saved_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (round_id, model, lens) DO UPDATE SET
+             messages = excluded.messages, saved_at = excluded.saved_at`,
+        )
+        .run(roundId, model, lens, json, this.clock.now());
+    })();
   }
 
   async transcript(roundId: string, model: string, lens: string): Promise<Message[] | null> {
@@ -307,7 +320,16 @@ export class SqliteRunStore implements RunStore {
         "SELECT messages FROM transcripts WHERE round_id = ? AND model = ? AND lens = ?",
       )
       .get(roundId, model, lens);
-    return row === undefined ? null : messagesFromRow(row);
+    if (row === undefined) return null;
+    const texts = new Map<string, string>();
+    const text = this.statements.prepare<[string, string], { text: string }>(
+      "SELECT text FROM transcript_texts WHERE round_id = ? AND digest = ?",
+    );
+    for (const digest of sharedTextRefs(row.messages)) {
+      const found = text.get(roundId, digest);
+      if (found !== undefined) texts.set(digest, found.text);
+    }
+    return joinSharedTexts(row.messages, texts);
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {
@@ -591,9 +613,13 @@ export class SqliteRunStore implements RunStore {
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {
-    return this.statements
-      .prepare<[number]>("DELETE FROM transcripts WHERE saved_at < ?")
-      .run(olderThan.getTime()).changes;
+    return this.database.transaction(() => {
+      const pruned = this.statements
+        .prepare<[number]>("DELETE FROM transcripts WHERE saved_at < ?")
+        .run(olderThan.getTime()).changes;
+      this.statements.prepare(ORPHAN_TEXTS).run();
+      return pruned;
+    })();
   }
 
   async pruneDeliveries(olderThan: Date): Promise<number> {

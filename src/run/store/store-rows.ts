@@ -263,11 +263,6 @@ export function lensReportFromRow(row: { report: string }): LensReport {
   return JSON.parse(row.report) as LensReport;
 }
 
-/** A `transcripts.messages` value; saveTranscript wrote it from typed Messages. */
-export function messagesFromRow(row: { messages: string }): Message[] {
-  return JSON.parse(row.messages) as Message[];
-}
-
 /** The columns of `finding_feedback` that `FeedbackRow` holds, for a SELECT. */
 export const FEEDBACK_COLUMNS =
   "id, owner, repo, pull_number, fingerprint, kind, actor, reason, round_id, created_at";

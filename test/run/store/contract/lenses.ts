@@ -90,6 +90,77 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
     });
   });
 
+  describe("transcripts' shared texts", () => {
+    /** A round's lens sessions as the app records them: one opening, then each its own turns. */
+    const opening: Message = {
+      role: "user",
+      content: `## The change\n${"@@ -1,3 +1,4 @@ export function query(name) — one line\n".repeat(400)}`,
+    };
+    const session = (lens: string): Message[] => [
+      { role: "system", content: "You are Gadfly." },
+      opening,
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "read_file", arguments: `{"path":"src/${lens}.ts"}` }],
+      },
+      {
+        role: "tool",
+        content: `${lens}: ${"export const x = 1;\n".repeat(300)}`,
+        toolCallId: "c1",
+      },
+      { role: "assistant", content: `VERDICT: Minor issues (${lens})` },
+    ];
+    const lenses = ["security", "correctness", "performance", "error-handling"];
+
+    it("stores an opening the round's transcripts share once and gives each transcript back whole", async () => {
+      const roundId = await runningRound();
+      for (const lens of lenses) await t.store.saveTranscript(roundId, "m1", lens, session(lens));
+
+      for (const lens of lenses) {
+        expect(await t.store.transcript(roundId, "m1", lens)).toEqual(session(lens));
+      }
+      const whole = lenses.reduce((sum, lens) => sum + JSON.stringify(session(lens)).length, 0);
+      const stored = await t.fixture.storedTranscriptChars();
+      // The opening (~24K characters) is kept once, not four times.
+      expect(stored).toBeLessThan(whole - 2.5 * opening.content.length);
+      expect(stored).toBeGreaterThan(whole - 3.5 * opening.content.length);
+      // Saved again (a resumed lens), nothing is duplicated.
+      await t.store.saveTranscript(roundId, "m1", "security", session("security"));
+      expect(await t.fixture.storedTranscriptChars()).toBe(stored);
+    });
+
+    it("keeps another round's copy of the same text apart: pruning one round leaves the other whole", async () => {
+      const first = await runningRound("aaa111", 7);
+      await t.store.saveTranscript(first, "m1", "security", session("security"));
+      const oneRound = await t.fixture.storedTranscriptChars();
+      await t.store.finishRound(first, { state: "completed" });
+      await t.clock.advanceAndSettle(10 * DAY);
+      const second = await runningRound("bbb222", 8);
+      await t.store.saveTranscript(second, "m1", "security", session("security"));
+      expect(await t.fixture.storedTranscriptChars()).toBe(2 * oneRound);
+
+      expect(await t.store.pruneTranscripts(new Date(t.clock.now() - 7 * DAY))).toBe(1);
+
+      expect(await t.store.transcript(first, "m1", "security")).toBeNull();
+      expect(await t.store.transcript(second, "m1", "security")).toEqual(session("security"));
+      // The finished round's texts went with its last transcript.
+      expect(await t.fixture.storedTranscriptChars()).toBe(oneRound);
+    });
+
+    it("reads back whole a transcript a round saves after retention took its earlier ones", async () => {
+      const roundId = await runningRound();
+      await t.store.saveTranscript(roundId, "m1", "security", session("security"));
+      await t.clock.advanceAndSettle(10 * DAY);
+      expect(await t.store.pruneTranscripts(new Date(t.clock.now() - 7 * DAY))).toBe(1);
+      // A lens of the same round saves its transcript after the prune: its opening is there.
+      await t.store.saveTranscript(roundId, "m1", "correctness", session("correctness"));
+      expect(await t.store.transcript(roundId, "m1", "correctness")).toEqual(
+        session("correctness"),
+      );
+    });
+  });
+
   describe("resume", () => {
     it("returns rounds left queued or running, with their saved reports, after an unclean stop", async () => {
       const running = await runningRound("aaa111", 7);

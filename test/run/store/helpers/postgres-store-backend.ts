@@ -1,7 +1,11 @@
 import pg from "pg";
 import { PostgresRunStore } from "../../../../src/run/store/postgres-run-store.js";
 import type { RunStore } from "../../../../src/run/store/run-store.js";
-import { RAW_ROUND_INSERT, type RunStoreBackend } from "./run-store-backend.js";
+import {
+  RAW_ROUND_INSERT,
+  type RunStoreBackend,
+  STORED_TRANSCRIPT_CHARS,
+} from "./run-store-backend.js";
 
 // DELETE, not TRUNCATE: on a few rows it is far faster; rounds cascade to their lenses and findings.
 const EMPTY_TABLES =
@@ -22,7 +26,7 @@ export function postgresStoreBackend(databaseUrl: () => string): RunStoreBackend
         const client = new pg.Client({ connectionString: url });
         await client.connect();
         try {
-          await client.query(sql, values);
+          return (await client.query(sql, values)).rows;
         } finally {
           await client.end();
         }
@@ -33,8 +37,13 @@ export function postgresStoreBackend(databaseUrl: () => string): RunStoreBackend
           opened.push(store);
           return store;
         },
-        insertRawRound: (round) =>
-          raw(RAW_ROUND_INSERT, [round.id, round.roundNumber, round.state]),
+        async insertRawRound(round) {
+          await raw(RAW_ROUND_INSERT, [round.id, round.roundNumber, round.state]);
+        },
+        async storedTranscriptChars() {
+          const [row] = await raw(STORED_TRANSCRIPT_CHARS);
+          return Number((row as { chars: string | number }).chars);
+        },
         async remove() {
           for (const store of opened.splice(0)) await store.close();
           await raw(EMPTY_TABLES).catch((error: unknown) => {

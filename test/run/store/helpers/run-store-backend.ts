@@ -14,6 +14,8 @@ export interface RunStoreFixture {
   open(clock: FakeClock): Promise<RunStore>;
   /** For PR octo-org/widgets#7 at head aaa111: shows what the database itself refuses. */
   insertRawRound(round: RawRound): Promise<void>;
+  /** Characters the database holds for transcripts: their rows and their shared texts. */
+  storedTranscriptChars(): Promise<number>;
   /** Closes every store opened and deletes the data. */
   remove(): Promise<void>;
 }
@@ -27,3 +29,8 @@ export interface RunStoreBackend {
 export const RAW_ROUND_INSERT = `INSERT INTO rounds (id, owner, repo, installation_id, pull_number,
   head_sha, round_number, trigger_kind, trigger_delivery_id, state, created_at, updated_at)
   VALUES ($1, 'octo-org', 'widgets', 42, 7, 'aaa111', $2, 'push', 'd-x', $3, 0, 0)`;
+
+/** What `storedTranscriptChars` reads, in either database. */
+export const STORED_TRANSCRIPT_CHARS = `SELECT
+  (SELECT COALESCE(SUM(LENGTH(messages)), 0) FROM transcripts) +
+  (SELECT COALESCE(SUM(LENGTH(text)), 0) FROM transcript_texts) AS chars`;
