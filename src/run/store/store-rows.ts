@@ -3,7 +3,7 @@
 import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding, PreviousFindingDetail } from "../../consensus/index.js";
 import type { Confidence, Severity } from "../../findings/index.js";
-import type { Message, Usage } from "../../llm/index.js";
+import type { Usage } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import type {
   FeedbackKind,
