@@ -1,4 +1,4 @@
-import { WriteBudget } from "../github/index.js";
+import { hourlyWriteShape, WriteBudget, type WriteLimit } from "../github/index.js";
 import {
   createInMemoryModelCallLimiter,
   type ModelCallLimiter,
@@ -55,7 +55,7 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
     return {
       queue,
       modelCalls,
-      githubWrites: writeBudget(options.githubWrites, (shape) => new InMemoryTokenBuckets(shape)),
+      githubWrites: writeBudget(options.githubWrites, new InMemoryTokenBuckets()),
       async stop(graceMs) {
         await queue.stop(graceMs);
         await modelCalls.close();
@@ -87,10 +87,7 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
     queue,
     modelCalls,
     // Quick single-statement takes: they share the slots' pool.
-    githubWrites: writeBudget(
-      options.githubWrites,
-      (shape) => new PostgresTokenBuckets({ ...shape, pool }),
-    ),
+    githubWrites: writeBudget(options.githubWrites, new PostgresTokenBuckets({ pool })),
     async stop(graceMs) {
       await queue.stop(graceMs);
       await modelCalls.close();
@@ -99,18 +96,29 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
   };
 }
 
-/** A board edit leaves a third of the burst for the rest (none when the burst is 1). */
 function writeBudget(
   settings: GitHubWriteSettings | null,
-  open: (shape: { capacity: number; perMinute: number }) => TokenBuckets,
+  buckets: TokenBuckets,
 ): WriteBudget | null {
   if (settings === null) return null;
-  const shape = { capacity: settings.burst, perMinute: settings.perMinute };
+  const minute = { capacity: settings.burst, perMinute: settings.perMinute };
   return new WriteBudget({
-    buckets: open(shape),
-    shape,
-    reserve: Math.min(settings.burst - 1, Math.max(1, Math.round(settings.burst / 3))),
+    buckets,
+    minute: yielding(minute),
+    hour: settings.perHour === null ? null : yielding(hourlyWriteShape(settings.perHour)),
     maxWaitMs: settings.maxWaitMs,
     clock: systemClock,
   });
+}
+
+/**
+ * A board edit leaves a third of each bucket for the rest (none when it holds 1): in the
+ * hourly one too, so when an installation nears GitHub's hourly limit the boards stop first
+ * and the consensus comments, reviews and checks still go out (500: 33 of the 100 kept).
+ */
+function yielding(shape: { capacity: number; perMinute: number }): WriteLimit {
+  return {
+    shape,
+    reserve: Math.min(shape.capacity - 1, Math.max(1, Math.round(shape.capacity / 3))),
+  };
 }

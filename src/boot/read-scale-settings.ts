@@ -19,7 +19,8 @@ export interface ScaleSettings {
   /**
    * GitHub's write budget per installation, shared by every process on one PostgreSQL
    * (GADFLY_GITHUB_WRITES_PER_MINUTE, GADFLY_GITHUB_WRITE_BURST,
-   * GADFLY_GITHUB_WRITE_WAIT_SECONDS); null when turned off (a rate of 0).
+   * GADFLY_GITHUB_WRITES_PER_HOUR, GADFLY_GITHUB_WRITE_WAIT_SECONDS); null when turned off
+   * (a rate of 0 a minute).
    */
   githubWrites: GitHubWriteSettings | null;
 }
@@ -29,6 +30,8 @@ export interface GitHubWriteSettings {
   perMinute: number;
   /** The most sent at once after a quiet spell (the bucket's size). */
   burst: number;
+  /** The most sent in any 60 minutes (`hourlyWriteShape`); null: no hourly limit (0). */
+  perHour: number | null;
   /** The longest a write waits for its turn before it fails. */
   maxWaitMs: number;
 }
@@ -44,11 +47,17 @@ export const ROUNDS_PER_WORKER = 2;
 const DEFAULT_VISIBILITY_SECONDS = 60;
 const DEFAULT_BOARD_INTERVAL_MS = 2_000;
 /**
- * GitHub allows about 80 content-creating requests a minute (its secondary rate limit):
- * 60 a minute with bursts of 10 stays under it in any minute (10 + 60 = 70) with room for
- * what GitHub counts that we do not see (a person's own comments under the same app).
+ * GitHub allows about 80 content-creating requests a minute and 500 an hour (its secondary
+ * rate limits): 60 a minute with bursts of 10 stays under the first in any minute
+ * (10 + 60 = 70) with room for what GitHub counts that we do not see (a person's own
+ * comments under the same app); the hourly bucket keeps any 60 minutes at 500.
  */
-export const DEFAULT_GITHUB_WRITES = { perMinute: 60, burst: 10, maxWaitMs: 300_000 } as const;
+export const DEFAULT_GITHUB_WRITES = {
+  perMinute: 60,
+  burst: 10,
+  perHour: 500,
+  maxWaitMs: 300_000,
+} as const;
 
 /**
  * The scale-out settings from the environment: GADFLY_DATABASE_URL,
@@ -124,6 +133,20 @@ function readGitHubWrites(
     { min: 1, max: 10_000 },
     issues,
   );
+  const perHour = readInteger(
+    env,
+    "GADFLY_GITHUB_WRITES_PER_HOUR",
+    DEFAULT_GITHUB_WRITES.perHour,
+    { min: 0, max: 1_000_000 },
+    issues,
+  );
+  // One an hour cannot be both a burst and a refill (hourlyWriteShape).
+  if (perHour === 1) {
+    issues.push({
+      path: "GADFLY_GITHUB_WRITES_PER_HOUR",
+      message: "must be 0 (no hourly limit) or a whole number from 2 to 1000000",
+    });
+  }
   const waitSeconds = readInteger(
     env,
     "GADFLY_GITHUB_WRITE_WAIT_SECONDS",
@@ -131,7 +154,13 @@ function readGitHubWrites(
     { min: 1, max: 86_400 },
     issues,
   );
-  return perMinute === 0 ? null : { perMinute, burst, maxWaitMs: waitSeconds * 1000 };
+  if (perMinute === 0) return null;
+  return {
+    perMinute,
+    burst,
+    perHour: perHour === 0 ? null : perHour,
+    maxWaitMs: waitSeconds * 1000,
+  };
 }
 
 function readRole(value: string | undefined, issues: ConfigError["issues"]): GadflyRole {

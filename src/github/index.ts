@@ -12,6 +12,7 @@ export { handleIssueComment } from "./handle-issue-comment.js";
 export { handlePullRequest, PULL_REQUEST_EVENTS } from "./handle-pull-request.js";
 export { handleReviewComment } from "./handle-review-comment.js";
 export { handleReviewThread } from "./handle-review-thread.js";
+export { hourlyWriteShape } from "./hourly-write-shape.js";
 export { KILL_POINTS, type KillPoint } from "./kill-points.js";
 export { PermissionCache } from "./permission-cache.js";
 export { redactOutgoingText } from "./redact-outgoing-text.js";
@@ -28,4 +29,9 @@ export {
   ReviewCommentPayload,
   ReviewThreadPayload,
 } from "./webhook-payloads.js";
-export { WriteBudget, WriteBudgetTimeoutError, type WritePriority } from "./write-budget.js";
+export {
+  WriteBudget,
+  WriteBudgetTimeoutError,
+  type WriteLimit,
+  type WritePriority,
+} from "./write-budget.js";

@@ -1,19 +1,27 @@
-import type { TokenBucketShape, TokenBuckets } from "../run/queue/index.js";
+import type { BucketRequest, TokenBucketShape, TokenBuckets } from "../run/queue/index.js";
 import { type Clock, sleep } from "../time/index.js";
 
 /**
- * `board`: a status-board edit, which yields: it takes a token only while the bucket keeps
- * `reserve` more, and after every `normal` write waiting in this process. `normal`: everything
- * else we create on GitHub (the consensus comment, the review, check runs, reactions, replies).
+ * `board`: a status-board edit, which yields: it takes a token only while each bucket keeps
+ * its `reserve` more, and after every `normal` write waiting in this process. `normal`:
+ * everything else we create on GitHub (the consensus comment, the review, check runs,
+ * reactions, replies).
  */
 export type WritePriority = "board" | "normal";
 
-export interface WriteBudgetOptions {
-  buckets: TokenBuckets;
-  /** The buckets' shape, for how long a refused take waits before asking again. */
+/** One of the buckets every write of an installation draws from. */
+export interface WriteLimit {
   shape: TokenBucketShape;
   /** Tokens a board edit must leave in the bucket: kept for final comments, reviews, checks. */
   reserve: number;
+}
+
+export interface WriteBudgetOptions {
+  buckets: TokenBuckets;
+  /** GitHub's per-minute limit: bucket `github-writes:<installation>`. */
+  minute: WriteLimit;
+  /** GitHub's hourly limit: bucket `github-writes-hour:<installation>`; null: none. */
+  hour: WriteLimit | null;
   /** The longest a write waits for a token before it fails with WriteBudgetTimeoutError. */
   maxWaitMs: number;
   clock: Pick<Clock, "now" | "setTimeout" | "clearTimeout">;
@@ -34,12 +42,19 @@ export class WriteBudgetTimeoutError extends Error {
     super(
       `GitHub write budget: a content-creating request for installation ${installationId} ` +
         `waited ${Math.round(waitedMs / 1000)} s for a token and gave up ` +
-        `(${options.shape.perMinute} a minute, burst ${options.shape.capacity}; ` +
-        "GADFLY_GITHUB_WRITES_PER_MINUTE, GADFLY_GITHUB_WRITE_WAIT_SECONDS)" +
+        `(${options.minute.shape.perMinute} a minute, burst ${options.minute.shape.capacity}; ` +
+        `${hourly(options.hour)}; GADFLY_GITHUB_WRITES_PER_MINUTE, ` +
+        "GADFLY_GITHUB_WRITES_PER_HOUR, GADFLY_GITHUB_WRITE_WAIT_SECONDS)" +
         (cause === undefined ? "" : `; the budget could not be read: ${String(cause)}`),
       cause === undefined ? undefined : { cause },
     );
   }
+}
+
+/** The most the hourly bucket gives in any hour: its burst and an hour's refill. */
+function hourly(hour: WriteLimit | null): string {
+  if (hour === null) return "no hourly limit";
+  return `at most ${Math.round(hour.shape.capacity + hour.shape.perMinute * 60)} an hour`;
 }
 
 interface Waiter {
@@ -64,11 +79,13 @@ const RETRY_AFTER_ERROR_MS = 1_000;
 const MIN_WAIT_MS = 20;
 
 /**
- * GitHub's content-creating requests, drawn from one token bucket per installation
- * (`TokenBuckets`: in PostgreSQL every process of the deployment shares it). In this process
- * the writes waiting for one installation queue in one lane: normal writes first, then board
- * edits, each in arrival order; only the lane's head asks the bucket, and a refusal waits on
- * the clock for the tokens it lacks (never a busy loop), or until a normal write arrives.
+ * GitHub's content-creating requests, drawn from two token buckets per installation, GitHub's
+ * minute and its hour (`TokenBuckets`: in PostgreSQL every process of the deployment shares
+ * them): a write takes one token from each at once, or none. In this process the writes
+ * waiting for one installation queue in one lane: normal writes first, then board edits, each
+ * in arrival order; only the lane's head asks the buckets, and a refusal waits on the clock
+ * for the tokens it lacks in the slowest bucket (never a busy loop), or until a normal write
+ * arrives.
  */
 export class WriteBudget {
   private readonly options: WriteBudgetOptions;
@@ -134,22 +151,32 @@ export class WriteBudget {
   }
 
   private async pump(installationId: number, lane: Lane): Promise<void> {
-    const { buckets, shape, reserve, clock } = this.options;
-    const key = `github-writes:${installationId}`;
+    const { buckets, minute, hour, clock } = this.options;
+    const limits: [string, WriteLimit][] = [[`github-writes:${installationId}`, minute]];
+    if (hour !== null) limits.push([`github-writes-hour:${installationId}`, hour]);
     lane.pumping = true;
     for (let head = this.headOf(lane); head !== undefined; head = this.headOf(lane)) {
-      const need = head.priority === "board" ? 1 + reserve : 1;
+      const board = head.priority === "board";
+      const requests: BucketRequest[] = limits.map(([key, { shape, reserve }]) => ({
+        key,
+        shape,
+        need: board ? 1 + reserve : 1,
+      }));
       let wait: number;
       try {
-        const taken = await buckets.take(key, need, clock.now());
+        const taken = await buckets.take(requests, clock.now());
         lane.failure = undefined;
         if (taken.granted) {
           // The head may have given up meanwhile: the token goes to whoever is first now.
           this.headOf(lane)?.resolve();
           continue;
         }
-        const missing = Math.max(0, need - taken.tokens);
-        wait = Math.max(MIN_WAIT_MS, (missing * 60_000) / shape.perMinute);
+        // The tokens each bucket lacks come at its own rate: the slowest sets the wait.
+        const waits = requests.map(({ shape, need }, index) => {
+          const missing = Math.max(0, need - (taken.tokens[index] ?? 0));
+          return (missing * 60_000) / shape.perMinute;
+        });
+        wait = Math.max(MIN_WAIT_MS, ...waits);
         wait *= 1 + 0.1 * this.random();
       } catch (error) {
         // The database is away for now: asked again until each waiter's own bound.

@@ -27,7 +27,7 @@ describe("readScaleSettings", () => {
       roundsPerProcess: IN_PROCESS_ROUNDS,
       visibilityTimeoutMs: 60_000,
       boardIntervalMs: 2_000,
-      githubWrites: { perMinute: 60, burst: 10, maxWaitMs: 300_000 },
+      githubWrites: { perMinute: 60, burst: 10, perHour: 500, maxWaitMs: 300_000 },
     });
   });
 
@@ -63,13 +63,29 @@ describe("readScaleSettings", () => {
       readScaleSettings({
         GADFLY_GITHUB_WRITES_PER_MINUTE: "120",
         GADFLY_GITHUB_WRITE_BURST: "4",
+        GADFLY_GITHUB_WRITES_PER_HOUR: "750",
         GADFLY_GITHUB_WRITE_WAIT_SECONDS: "30",
       }).githubWrites,
-    ).toEqual({ perMinute: 120, burst: 4, maxWaitMs: 30_000 });
+    ).toEqual({ perMinute: 120, burst: 4, perHour: 750, maxWaitMs: 30_000 });
     expect(readScaleSettings({ GADFLY_GITHUB_WRITES_PER_MINUTE: "0" }).githubWrites).toBeNull();
     expect(problem({ GADFLY_GITHUB_WRITE_BURST: "0", GADFLY_GITHUB_WRITES_PER_MINUTE: "-1" })).toBe(
       "environment: GADFLY_GITHUB_WRITES_PER_MINUTE: must be a whole number from 0 to 100000; " +
         "GADFLY_GITHUB_WRITE_BURST: must be a whole number from 1 to 10000",
+    );
+  });
+
+  it("reads GitHub's hourly limit: 0 leaves the minute's alone, a bad value is named", () => {
+    expect(readScaleSettings({ GADFLY_GITHUB_WRITES_PER_HOUR: "0" }).githubWrites).toEqual({
+      ...DEFAULT_GITHUB_WRITES,
+      perHour: null,
+    });
+    expect(problem({ GADFLY_GITHUB_WRITES_PER_HOUR: "500/h" })).toBe(
+      "environment: GADFLY_GITHUB_WRITES_PER_HOUR: must be a whole number from 0 to 1000000",
+    );
+    // One an hour cannot be both the burst and the refill.
+    expect(problem({ GADFLY_GITHUB_WRITES_PER_HOUR: "1" })).toBe(
+      "environment: GADFLY_GITHUB_WRITES_PER_HOUR: must be 0 (no hourly limit) or a whole " +
+        "number from 2 to 1000000",
     );
   });
 

@@ -43,14 +43,16 @@ const VISIBILITY_SECONDS = 6;
  * played in 40 s. The fake answers like GitHub (403, its message, retry-after) past 80
  * content-creating requests of one installation in any sliding 40 s, and every process shares
  * the write budget through PostgreSQL in its production shape on that clock: 60 per 40 s
- * (90 a minute of real time) with bursts of 10, so at most 70 in any 40 s. Counts are
- * GitHub's and the budget's own; only the clock runs faster.
+ * (90 a minute of real time) with bursts of 10, so at most 70 in any 40 s, and GitHub's hour
+ * (500) in 40 minutes: 750 an hour of real time, bursts of 150, which this minute's run stays
+ * within. Counts are GitHub's and the budget's own; only the clock runs faster.
  */
 const TIME_SCALE = 1.5;
 const GITHUB_LIMIT = { limit: 80, windowMs: 60_000 / TIME_SCALE };
 const WRITE_BUDGET = {
   GADFLY_GITHUB_WRITES_PER_MINUTE: String(60 * TIME_SCALE),
   GADFLY_GITHUB_WRITE_BURST: "10",
+  GADFLY_GITHUB_WRITES_PER_HOUR: String(500 * TIME_SCALE),
 };
 const BOARD = MARKERS.statusBoard;
 const CONSENSUS = MARKERS.consensus;

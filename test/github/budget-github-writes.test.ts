@@ -12,24 +12,26 @@ import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import { FakeClock } from "../helpers/fake-clock.js";
 
 const SHAPE = { capacity: 10, perMinute: 60 };
+const HOUR = { capacity: 100, perMinute: 400 / 60 };
 
 let fake: FakeGitHub;
 let probot: Probot;
-const takes: { key: string; need: number }[] = [];
+/** Each take's buckets and needs. */
+const takes: { key: string; need: number }[][] = [];
 
 beforeAll(async () => {
   fake = await startFakeGitHub({ appId: 77, appSlug: "gadfly" });
-  const inner = new InMemoryTokenBuckets(SHAPE);
+  const inner = new InMemoryTokenBuckets();
   const buckets: TokenBuckets = {
-    take: (key, need, now) => {
-      takes.push({ key, need });
-      return inner.take(key, need, now);
+    take: (requests, now) => {
+      takes.push(requests.map(({ key, need }) => ({ key, need })));
+      return inner.take(requests, now);
     },
   };
   const budget = new WriteBudget({
     buckets,
-    shape: SHAPE,
-    reserve: 3,
+    minute: { shape: SHAPE, reserve: 3 },
+    hour: { shape: HOUR, reserve: 33 },
     maxWaitMs: 60_000,
     clock: new FakeClock(),
   });
@@ -70,11 +72,18 @@ describe("budgetGitHubWrites", () => {
       { owner: "octo-org", name: "api" },
     );
     const key = `github-writes:${repository.installationId}`;
+    const hourKey = `github-writes-hour:${repository.installationId}`;
     // The token exchange, the read and the GraphQL query took nothing; a board edit keeps
-    // the reserve (it needs 4 tokens to take one).
+    // the reserves (it needs 4 tokens of the minute and 34 of the hour to take one of each).
     expect(takes).toEqual([
-      { key, need: 1 },
-      { key, need: 4 },
+      [
+        { key, need: 1 },
+        { key: hourKey, need: 1 },
+      ],
+      [
+        { key, need: 4 },
+        { key: hourKey, need: 34 },
+      ],
     ]);
     expect(fake.comments(pullRequest).map((written) => written.body)).toEqual(["edited"]);
   });

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hourlyWriteShape } from "../../src/github/hourly-write-shape.js";
 import {
   WriteBudget,
   type WriteBudgetOptions,
@@ -19,29 +20,49 @@ import {
 } from "../helpers/postgres-server.js";
 import { peakInWindow } from "../run/queue/helpers/peak-in-window.js";
 
-/** The production defaults: 60 a minute, bursts of 10, 3 tokens kept from board edits. */
+/**
+ * The production defaults: 60 a minute, bursts of 10, 3 tokens kept from board edits; at most
+ * 500 in any hour (bursts of 100, 400 an hour), 33 kept from board edits.
+ */
 const SHAPE: TokenBucketShape = { capacity: 10, perMinute: 60 };
+const HOUR: TokenBucketShape = hourlyWriteShape(500);
 const INSTALLATION = 42;
 
-/** Records each granted take on the bucket's own time, whoever asked. */
-function recording(
-  buckets: TokenBuckets,
-  log: { at: number; need: number; left: number }[],
-): TokenBuckets {
-  return {
-    async take(key, need, now) {
-      const taken = await buckets.take(key, need, now);
-      if (taken.granted) log.push({ at: now, need, left: taken.tokens });
+interface Grant {
+  at: number;
+  /** The minute bucket's need and what the grant left there. */
+  need: number;
+  left: number;
+  /** The hour bucket's, when there is one. */
+  hourNeed?: number;
+  hourLeft?: number;
+}
+
+/** Records each granted take on the buckets' own time, whoever asked. */
+function recording(buckets: TokenBuckets, log: Grant[], asks: { count: number } = { count: 0 }) {
+  const wrapped: TokenBuckets = {
+    async take(requests, now) {
+      asks.count++;
+      const taken = await buckets.take(requests, now);
+      if (taken.granted) {
+        const grant: Grant = { at: now, need: requests[0]?.need ?? 0, left: taken.tokens[0] ?? 0 };
+        if (requests[1] !== undefined) {
+          grant.hourNeed = requests[1].need;
+          grant.hourLeft = taken.tokens[1] ?? 0;
+        }
+        log.push(grant);
+      }
       return taken;
     },
   };
+  return wrapped;
 }
 
 function budget(clock: FakeClock, overrides: Partial<WriteBudgetOptions> = {}): WriteBudget {
   return new WriteBudget({
-    buckets: new InMemoryTokenBuckets(SHAPE),
-    shape: SHAPE,
-    reserve: 3,
+    buckets: new InMemoryTokenBuckets(),
+    minute: { shape: SHAPE, reserve: 3 },
+    hour: { shape: HOUR, reserve: 33 },
     maxWaitMs: 300_000,
     clock,
     random: () => 0,
@@ -82,9 +103,9 @@ describe("WriteBudget (one process)", () => {
   it("holds board edits back while other writes wait, and keeps the reserve for them", async () => {
     const clock = new FakeClock();
     const start = clock.now();
-    const granted: { at: number; need: number; left: number }[] = [];
+    const granted: Grant[] = [];
     const writes = budget(clock, {
-      buckets: recording(new InMemoryTokenBuckets(SHAPE), granted),
+      buckets: recording(new InMemoryTokenBuckets(), granted),
     });
     const { done, take } = track(clock, writes);
     // The boards first: they still come after every normal write.
@@ -137,7 +158,8 @@ describe("WriteBudget (one process)", () => {
     expect(second).toBeInstanceOf(WriteBudgetTimeoutError);
     expect((second as Error).message).toBe(
       "GitHub write budget: a content-creating request for installation 42 waited 5 s for a " +
-        "token and gave up (60 a minute, burst 10; GADFLY_GITHUB_WRITES_PER_MINUTE, " +
+        "token and gave up (60 a minute, burst 10; at most 500 an hour; " +
+        "GADFLY_GITHUB_WRITES_PER_MINUTE, GADFLY_GITHUB_WRITES_PER_HOUR, " +
         "GADFLY_GITHUB_WRITE_WAIT_SECONDS)",
     );
     await clock.advanceAndSettle(10_000);
@@ -147,11 +169,11 @@ describe("WriteBudget (one process)", () => {
   it("asks the bucket again while it cannot be read, and names why when it gives up", async () => {
     const clock = new FakeClock();
     let failures = 3;
-    const buckets = new InMemoryTokenBuckets(SHAPE);
+    const buckets = new InMemoryTokenBuckets();
     const flaky: TokenBuckets = {
-      take: async (key, need, now) => {
+      take: async (requests, now) => {
         if (failures-- > 0) throw new Error("connection refused");
-        return buckets.take(key, need, now);
+        return buckets.take(requests, now);
       },
     };
     const { done, take } = track(clock, budget(clock, { buckets: flaky }));
@@ -172,6 +194,67 @@ describe("WriteBudget (one process)", () => {
     expect(String(await outcome)).toContain(
       "the budget could not be read: Error: connection refused",
     );
+  });
+
+  it.each([
+    { name: "the default minute (60, bursts of 10)", minute: SHAPE },
+    { name: "a minute of 80, bursts of 80", minute: { capacity: 80, perMinute: 80 } },
+  ])("keeps any 60 minutes at 500 under 600 writes at 80 a minute: $name", async ({ minute }) => {
+    const clock = new FakeClock();
+    const granted: Grant[] = [];
+    const writes = budget(clock, {
+      buckets: recording(new InMemoryTokenBuckets(), granted),
+      minute: { shape: minute, reserve: 3 },
+      maxWaitMs: 3 * 3_600_000,
+    });
+    const { done, take } = track(clock, writes);
+    // A busy installation: a write every 750 ms for 7.5 minutes.
+    for (let index = 0; index < 600; index++) {
+      void take(`w${index}`, "normal");
+      await clock.advanceAndSettle(750);
+    }
+    await clock.advanceAndSettle(2 * 3_600_000);
+    expect(done).toHaveLength(600);
+    const times = granted.map((grant) => grant.at);
+    // GitHub's hour: the burst of 100 and 400 refilled, never 500 (nor the 1,000 a bucket of
+    // 500 refilled at 500 an hour would give in the hour after a quiet one).
+    expect(peakInWindow(times, 3_600_000)).toBeLessThanOrEqual(500);
+    expect(peakInWindow(times, 60_000)).toBeLessThanOrEqual(minute.capacity + minute.perMinute);
+    // The last hundred waited for the hour's refill, one every 9 s.
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3_600_000);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it("holds board edits back first when the hour runs low, waiting for the hour's tokens", async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const granted: Grant[] = [];
+    const asks = { count: 0 };
+    // A minute that never binds; an hour of 10, one back a minute, 3 kept from board edits.
+    const writes = budget(clock, {
+      buckets: recording(new InMemoryTokenBuckets(), granted, asks),
+      minute: { shape: { capacity: 100, perMinute: 100 }, reserve: 3 },
+      hour: { shape: { capacity: 10, perMinute: 1 }, reserve: 3 },
+    });
+    const { done, take } = track(clock, writes);
+    for (let index = 0; index < 7; index++) void take(`final${index}`, "normal");
+    await settle();
+    // Three left in the hour, four needed: the board waits though the minute holds 93.
+    void take("board", "board");
+    await settle();
+    expect(done).toHaveLength(7);
+    void take("late-final", "normal");
+    await settle();
+    expect(done.map((write) => write.label).slice(-1)).toEqual(["late-final"]);
+    // Two left, four needed, one a minute: asked again once, after two minutes, not before.
+    asks.count = 0;
+    await clock.advanceAndSettle(119_999);
+    expect(done).toHaveLength(8);
+    await clock.advanceAndSettle(1);
+    expect(done.at(-1)).toEqual({ label: "board", at: start + 120_000 });
+    expect(asks.count).toBe(1);
+    const board = granted.find((grant) => grant.hourNeed === 4);
+    expect(board?.hourLeft).toBeCloseTo(3, 6);
   });
 });
 
@@ -195,12 +278,12 @@ describe.skipIf(unavailable !== null)("WriteBudget over PostgreSQL (two processe
     // Two processes, each its own pool and budget, on one clock (hosts keep time together).
     const clock = new FakeClock();
     const start = clock.now();
-    const granted: { at: number; need: number; left: number }[] = [];
+    const granted: Grant[] = [];
     const process = () => {
       const pool = createPostgresPool({ url, maxConnections: 2 });
       pools.push(pool);
       return budget(clock, {
-        buckets: recording(new PostgresTokenBuckets({ ...SHAPE, pool }), granted),
+        buckets: recording(new PostgresTokenBuckets({ pool }), granted),
       });
     };
     const finals = track(clock, process());

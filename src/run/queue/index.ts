@@ -7,5 +7,10 @@ export type { JobStopError } from "./job-stop-error.js";
 export { PgBossWorkQueue } from "./pg-boss-work-queue.js";
 export { PostgresModelCallLimiter } from "./postgres-model-call-limiter.js";
 export { PostgresTokenBuckets } from "./postgres-token-buckets.js";
-export type { BucketTake, TokenBucketShape, TokenBuckets } from "./token-buckets.js";
+export type {
+  BucketRequest,
+  BucketTake,
+  TokenBucketShape,
+  TokenBuckets,
+} from "./token-buckets.js";
 export type { EnqueueOptions, QueueDepth, WorkQueue } from "./work-queue.js";
