@@ -29,6 +29,11 @@ export interface RoundResults {
   checkRunId: number;
   /** Which findings go inline: the round's plan's `publish`. */
   publish: InlinePolicy;
+  /**
+   * The sticky consensus comment as an earlier round of the PR recorded it: edited by id, so
+   * GitHub need not be asked to list the PR's comments to find it (found anew if it is gone).
+   */
+  knownConsensusId?: number;
 }
 
 /**
@@ -77,9 +82,9 @@ export async function publishRoundResults(
     repo,
     pullNumber: round.pullNumber,
     botLogin: deps.botLogin,
-    ...(round.artifacts.consensusCommentId === undefined
+    ...((round.artifacts.consensusCommentId ?? results.knownConsensusId) === undefined
       ? {}
-      : { knownId: round.artifacts.consensusCommentId }),
+      : { knownId: round.artifacts.consensusCommentId ?? results.knownConsensusId }),
     meta: {
       runId: round.id,
       headSha: round.headSha,

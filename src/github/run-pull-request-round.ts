@@ -165,12 +165,19 @@ async function runRegistered(
   const boardHandedOn = async () =>
     supersededWhilePublishing ||
     (deps.config.review.debounceSeconds > 0 && (await stop.settled())?.kind === "superseded");
+  // The round before on this PR: what this one reviews since, and the ids of the sticky
+  // comments it wrote, which this round edits without listing the PR's comments to find them.
+  const previous = await store.previousRound(round.repo, round.pullNumber, round.number);
+  const earlier = previous === null ? null : await store.findRound(previous.roundId);
   const board = createStatusBoardWriter(octokit, {
     round,
     render,
     holding: async () => !(await boardHandedOn()) && (await stop.holding()),
     deps,
     fields,
+    ...(earlier?.artifacts.statusCommentId === undefined
+      ? {}
+      : { knownId: earlier.artifacts.statusCommentId }),
   });
 
   try {
@@ -228,7 +235,6 @@ async function runRegistered(
           "conventions not read from the base; the review goes on without them",
         ),
     });
-    const previous = await store.previousRound(round.repo, round.pullNumber, round.number);
     // From round 2, the change since the last reviewed head, unless history was rewritten or a
     // full review was asked for; the board says which before any reviewer starts.
     const scope = await readReviewScope(octokit, round.repo, {
@@ -399,6 +405,9 @@ async function runRegistered(
           render,
           checkRunId,
           publish: plan.publish,
+          ...(earlier?.artifacts.consensusCommentId === undefined
+            ? {}
+            : { knownConsensusId: earlier.artifacts.consensusCommentId }),
         },
         deps,
         {

@@ -17,6 +17,11 @@ export interface StatusBoardWriterOptions {
   deps: Pick<RoundDependencies, "store" | "clock" | "boardIntervalMs" | "botLogin" | "log">;
   /** The round's log fields. */
   fields: object;
+  /**
+   * The PR's board as an earlier round recorded it: the first edit goes to it by id instead of
+   * listing the PR's comments to find it (and finds or posts one if it is gone).
+   */
+  knownId?: number;
 }
 
 /**
@@ -51,7 +56,7 @@ export function createStatusBoardWriter(
         { repo: round.repo, pullNumber: round.pullNumber, botLogin: deps.botLogin },
         state,
         options.render,
-        boardId,
+        boardId ?? options.knownId,
         { priority: "board", grant },
       );
       if (boardId !== id) {

@@ -124,22 +124,8 @@ describe("runRoundJob", () => {
 });
 
 describe("runRoundJob's requests", () => {
-  it("reads the pull request once: the snapshot takes its title, description and SHAs from the job's read", async () => {
-    const titled = github.addPullRequest({
-      owner: "octo-org",
-      repo: "api",
-      title: "Parameterise the user query",
-      body: "Closes the injection in findUser.",
-      files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
-    });
-    const { round } = await store.startRound({
-      repo: { owner: "octo-org", repo: "api" },
-      installationId,
-      pullNumber: titled.number,
-      headSha: titled.headSha,
-      trigger: { kind: "push", deliveryId: `d-${titled.number}` },
-    });
-    const prompts: string[] = [];
+  /** Dependencies of a round that one chat model reviews through one lens, its prompts kept. */
+  async function reviewingDeps(prompts: string[] = []): Promise<RoundDependencies> {
     const model: ChatModel = {
       kind: "chat",
       provider: "local",
@@ -154,7 +140,7 @@ describe("runRoundJob's requests", () => {
         };
       },
     };
-    const reviewing = roundDependencies(
+    return roundDependencies(
       { store, dataDir: temporary.directory },
       {
         config: AppConfig.parse({
@@ -168,19 +154,94 @@ describe("runRoundJob's requests", () => {
         createModel: () => model,
       },
     );
+  }
+
+  /** Runs a round of `pull` to completion (a review comment's round: `@gadfly review`). */
+  async function reviewRound(pull: PullRequestSnapshot, n: number, reviewing: RoundDependencies) {
+    const { round } = await store.startRound({
+      repo: { owner: "octo-org", repo: "api" },
+      installationId,
+      pullNumber: pull.number,
+      headSha: pull.headSha,
+      trigger: { kind: "comment", deliveryId: `d-${pull.number}-${n}`, actor: "maintainer" },
+    });
     const before = github.requests().length;
     await runRoundJob(octokit, { round, finished: [], resumed: false }, reviewing);
-    expect((await store.findRound(round.id))?.state).toBe("completed");
-    const pullReads = github
-      .requests()
-      .slice(before)
-      .filter(
-        (request) =>
-          request.method === "GET" && request.path === `/repos/octo-org/api/pulls/${titled.number}`,
-      );
+    const done = await store.findRound(round.id);
+    expect(done?.state).toBe("completed");
+    return { round: done, requests: github.requests().slice(before) };
+  }
+
+  it("reads the pull request once: the snapshot takes its title, description and SHAs from the job's read", async () => {
+    const titled = github.addPullRequest({
+      owner: "octo-org",
+      repo: "api",
+      title: "Parameterise the user query",
+      body: "Closes the injection in findUser.",
+      files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+    });
+    const prompts: string[] = [];
+    const { requests } = await reviewRound(titled, 1, await reviewingDeps(prompts));
+    const pullReads = requests.filter(
+      (request) =>
+        request.method === "GET" && request.path === `/repos/octo-org/api/pulls/${titled.number}`,
+    );
     expect(pullReads).toHaveLength(1);
     expect(prompts.length).toBeGreaterThan(0);
     expect(prompts[0]).toContain("Parameterise the user query");
     expect(prompts[0]).toContain("Closes the injection in findUser.");
+  });
+
+  it("edits the board and consensus an earlier round wrote by their ids, without listing the PR's comments to find them", async () => {
+    const pull = github.addPullRequest({
+      owner: "octo-org",
+      repo: "api",
+      files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+    });
+    const listings = (requests: { method: string; path: string }[]) =>
+      requests.filter(
+        (request) =>
+          request.method === "GET" &&
+          request.path === `/repos/octo-org/api/issues/${pull.number}/comments`,
+      ).length;
+    const reviewing = await reviewingDeps();
+    const first = await reviewRound(pull, 1, reviewing);
+    const second = await reviewRound(pull, 2, reviewing);
+
+    // The first round finds its sticky comments by listing; the second edits them by id and
+    // lists once, for stale per-model comments only.
+    expect(listings(first.requests)).toBe(3);
+    expect(listings(second.requests)).toBe(1);
+    expect(second.round?.artifacts.statusCommentId).toBe(first.round?.artifacts.statusCommentId);
+    expect(second.round?.artifacts.consensusCommentId).toBe(
+      first.round?.artifacts.consensusCommentId,
+    );
+    // Still one board and one consensus comment on the PR.
+    expect(github.comments(pull)).toHaveLength(2);
+  });
+
+  it("posts the board again when a maintainer deleted it between rounds", async () => {
+    const pull = github.addPullRequest({
+      owner: "octo-org",
+      repo: "api",
+      files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
+    });
+    const reviewing = await reviewingDeps();
+    const first = await reviewRound(pull, 1, reviewing);
+    const deleted = first.round?.artifacts.statusCommentId ?? 0;
+    await octokit.rest.issues.deleteComment({
+      owner: "octo-org",
+      repo: "api",
+      comment_id: deleted,
+    });
+
+    const second = await reviewRound(pull, 2, reviewing);
+
+    const board = second.round?.artifacts.statusCommentId;
+    expect(board).toBeDefined();
+    expect(board).not.toBe(deleted);
+    expect(github.comments(pull).map((comment) => comment.id)).toContain(board);
+    expect(github.comments(pull)).toHaveLength(2);
+    expect(github.validationErrors).toEqual([]);
   });
 });
