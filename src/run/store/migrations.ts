@@ -268,9 +268,10 @@ const publishSteps = [
 ];
 
 /**
- * GitHub's write budget shared by every process of a deployment: one token bucket a row
- * (`github-writes:<installation id>`), refilled by elapsed time and taken from by one atomic
- * statement (run/queue/postgres-token-buckets.ts). PostgreSQL only: with SQLite one process
+ * GitHub's write budget shared by every process of a deployment: one token bucket a row (a
+ * minute's, `github-writes:<installation id>`, and an hour's, `github-writes-hour:<…>`),
+ * refilled by elapsed time and taken from by one atomic statement
+ * (run/queue/postgres-token-buckets.ts). PostgreSQL only: with SQLite one process
  * keeps its buckets in memory, as it does the model-call slots (migration 2).
  */
 const tokenBuckets = [
