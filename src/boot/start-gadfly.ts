@@ -13,7 +13,13 @@ import {
 import type { GitHubClient } from "../github/index.js";
 import { ConventionCache, describeError, RoundRegistry } from "../github/index.js";
 import { createNodeFetch } from "../http/index.js";
-import { createRedactor, limitedModelFactory, providerCap, redactSecrets } from "../llm/index.js";
+import {
+  createRedactor,
+  limitedModelFactory,
+  modelCallIdleTimeoutMs,
+  providerCap,
+  redactSecrets,
+} from "../llm/index.js";
 import {
   collectSecrets,
   createReviewerLimiter,
@@ -133,9 +139,11 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   });
   const registry = new RoundRegistry();
   const metrics = createGadflyMetrics({ queueDepth: () => queue.depth() });
-  // One fetch for the process: every model call and GitHub request shares its kept-alive
-  // sockets, at a fraction of the CPU of the global fetch.
+  // Fetches over node:http, at a fraction of the CPU of the global fetch, each keeping its
+  // sockets alive: one for GitHub and the start-up checks, one for the model calls, whose
+  // connection may stay silent as long as a reviewer's timeout allows (not undici's 300 s).
   const httpFetch = createNodeFetch();
+  const modelFetch = createNodeFetch({ idleTimeoutMs: modelCallIdleTimeoutMs(config) });
   const services: RoundServices = {
     config,
     env,
@@ -153,7 +161,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       modelCalls: roundQueue.modelCalls,
       metrics,
       isolation: agentIsolation,
-      fetch: httpFetch,
+      fetch: modelFetch,
     }),
     metrics,
     conventionCache: new ConventionCache(),
@@ -232,6 +240,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     await roundQueue.stop(0).catch(() => undefined);
     await store.close();
     httpFetch.close();
+    modelFetch.close();
     throw error;
   }
   announceIsolation(log, config, agentIsolation, dataDirPrivate);
@@ -267,6 +276,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       await close().catch(() => undefined);
       await store.close();
       httpFetch.close();
+      modelFetch.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import { createNodeFetch } from "../http/index.js";
 import {
   createInMemoryModelCallLimiter,
   limitedModelFactory,
+  modelCallIdleTimeoutMs,
   providerCap,
   redactSecrets,
 } from "../llm/index.js";
@@ -181,7 +182,8 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     // One fetch for the run, as in the app: the model calls share its kept-alive sockets, and
     // the global fetch's first call would compile undici's wasm HTTP parser. Closed when the
     // review ends, so no socket of an abandoned call keeps the process alive.
-    const httpFetch = createNodeFetch();
+    // A connection may stay silent as long as a reviewer's timeout allows, not undici's 300 s.
+    const httpFetch = createNodeFetch({ idleTimeoutMs: modelCallIdleTimeoutMs(config) });
     const controller = new AbortController();
     // Every reviewer in flight listens to this one signal.
     setMaxListeners(0, controller.signal);

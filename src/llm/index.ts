@@ -21,6 +21,7 @@ export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/mode
 export { providerCap } from "./limits/provider-cap.js";
 export { memoizeRedactor, type RedactorMemoLimits } from "./memoize-redactor.js";
 export type { Message, ToolCall } from "./message.js";
+export { modelCallIdleTimeoutMs } from "./model-call-idle-timeout.js";
 export { raceAbort } from "./race-abort.js";
 export { createRedactor, type Redactor, redactSecrets } from "./redact-secrets.js";
 export {
