@@ -25,11 +25,14 @@
  * - BENCH_LEVERS=0: no lever process. By default a second process runs with the full-diff
  *   prompt (the economy issue's baseline, GADFLY_BENCH_PROMPT_STYLE=full-diff), so what the
  *   lighter prompt saves in CPU, memory and request bytes is measured beside the judged app;
- * - BENCH_CLIENT_FLOOR=0: no client floor. By default the judged app's model requests of its
- *   last warm round are replayed afterwards, as recorded, through the official `ollama` and
- *   `openai` clients from a process of their own (bench/model-client-floor.ts): the CPU those
- *   70 calls cost with nothing of the app around them, the floor under its CPU per round while
- *   it makes them (reported, not judged).
+ * - BENCH_CLIENT_FLOOR=0: no floors. By default the judged app's last warm round is replayed
+ *   afterwards in parts, each from a process of its own with `npm start`'s flags: its model
+ *   requests, as recorded, through the official `ollama` and `openai` clients
+ *   (bench/model-client-floor.ts); its GitHub requests through the app's own Octokit class,
+ *   authenticated as the installation, and the extraction of its tarball
+ *   (bench/github-floors.ts). Each is what that part costs with nothing else of the app around
+ *   it, a floor under its CPU per round; the three together against parse-diff say how much of
+ *   the 1.40× budget any implementation making these calls has left (reported, not judged).
  * The CPU target is scaled by parse-diff's CPU time on the big-PR diff, measured in this process
  * between rounds (bench/parse-diff-reference.ts): 300 ms where parse-diff takes 215 ms.
  */
@@ -51,6 +54,7 @@ import {
   type PullRequestSnapshot,
   pullRequestEvent,
 } from "../test/fakes/fake-github/index.js";
+import type { RecordedRequest } from "../test/fakes/fake-github/request-log.js";
 import type { FakeModelRequest } from "../test/fakes/model-script.js";
 import { buildApp } from "./build-app.js";
 import {
@@ -60,6 +64,7 @@ import {
   readCpuProfile,
   type Window,
 } from "./cpu-profile-summary.js";
+import { type GitHubFloorsOutput, githubFloors } from "./github-floors.js";
 import { type FloorOutput, modelClientFloor } from "./model-client-floor.js";
 import { npmStartNodeArgs } from "./npm-start-node-args.js";
 import { pacedReviewer } from "./paced-reviewer.js";
@@ -270,8 +275,10 @@ for (const plan of await companionPlans()) {
 const reference = parseDiffReference();
 const parseDiffTimes: number[] = [];
 const clientFloorWanted = process.env.BENCH_CLIENT_FLOOR !== "0" && builtEntry !== undefined;
-/** The judged app's requests of its last warm round, per fake server: what the floor replays. */
-let lastRound: { ollama: FakeModelRequest[]; openai: FakeModelRequest[] } | undefined;
+/** The judged app's requests of its last warm round, per fake server: what the floors replay. */
+let lastRound:
+  | { ollama: FakeModelRequest[]; openai: FakeModelRequest[]; github: RecordedRequest[] }
+  | undefined;
 
 /** The lever and profiled processes the environment asks for (both unless told not to). */
 async function companionPlans(): Promise<SubjectPlan[]> {
@@ -310,13 +317,18 @@ try {
   // Rounds alternate between the subjects, so a busy moment of the machine hits both alike.
   for (let round = 1; round <= ROUNDS + 1; round++) {
     for (const subject of subjects) {
-      const { ollama, openai } = subject.stack;
-      const before = { ollama: ollama.requests.length, openai: openai.requests.length };
+      const { ollama, openai, github } = subject.stack;
+      const before = {
+        ollama: ollama.requests.length,
+        openai: openai.requests.length,
+        github: github.requests().length,
+      };
       const measure = await measureRound(subject, round);
       if (subject.judged && round === ROUNDS + 1) {
         lastRound = {
           ollama: ollama.requests.slice(before.ollama),
           openai: openai.requests.slice(before.openai),
+          github: github.requests().slice(before.github),
         };
       }
       if (round === 1) subject.cold = measure;
@@ -333,6 +345,15 @@ try {
       ? await modelClientFloor({
           stack: (subjects[0] as Subject).stack,
           round: lastRound,
+          appEntry: builtEntry,
+          nodeArgs: START_NODE_ARGS,
+        })
+      : undefined;
+  const githubFloor: GitHubFloorsOutput | undefined =
+    clientFloorWanted && lastRound !== undefined && builtEntry !== undefined
+      ? await githubFloors({
+          stack: (subjects[0] as Subject).stack,
+          round: lastRound.github,
           appEntry: builtEntry,
           nodeArgs: START_NODE_ARGS,
         })
@@ -439,6 +460,44 @@ try {
       ["model clients alone ÷ parse-diff", (floor.medianCpuMs / parseDiffMs).toFixed(2)],
     );
   }
+  const floorsMs =
+    floor === undefined || githubFloor === undefined
+      ? undefined
+      : floor.medianCpuMs + githubFloor.medianCpuMs + githubFloor.extraction.medianCpuMs;
+  if (githubFloor !== undefined) {
+    const { extraction } = githubFloor;
+    const range = (values: readonly number[]) =>
+      `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+    rows.push(
+      [
+        `GitHub requests alone (one round's ${githubFloor.requests} requests replayed through the app's Octokit${githubFloor.errorAnswers.length === 0 ? "" : `, ${githubFloor.errorAnswers.length} answered with an error as in the round`}): CPU, median ms`,
+        `${githubFloor.medianCpuMs.toFixed(0)} (${range(githubFloor.cpuMs)}; ${githubFloor.perRequestMeanMs.toFixed(2)} ms a request)`,
+      ],
+      [
+        "GitHub requests alone: the most CPU by route, ms a round",
+        githubFloor.byRoute
+          .slice(0, 3)
+          .map((route) => `${route.route} ×${route.count} ${route.meanMs.toFixed(1)}`)
+          .join("; "),
+      ],
+      [
+        `snapshot extraction alone (the round's tarball, ${extraction.files} files, ${(extraction.bytes / 1024).toFixed(0)} KiB): CPU, median ms`,
+        `${extraction.medianCpuMs.toFixed(0)} (${range(extraction.cpuMs)})`,
+      ],
+    );
+  }
+  if (floorsMs !== undefined && main !== undefined) {
+    rows.push(
+      [
+        "floors together (model clients + GitHub + extraction): CPU ms, share of the app's",
+        `${floorsMs.toFixed(0)}, ${((100 * floorsMs) / main.cpuPerRoundMs).toFixed(0)} %`,
+      ],
+      [
+        "floors together (model clients + GitHub + extraction) ÷ parse-diff",
+        `${(floorsMs / parseDiffMs).toFixed(2)} (target for the whole app < ${(MAX_CPU_MS / REFERENCE_PARSE_DIFF_MS).toFixed(2)})`,
+      ],
+    );
+  }
   rows.push(
     [
       "parse-diff on the big-PR diff, median CPU ms",
@@ -459,6 +518,22 @@ try {
     modelClientFloorCpuAllMs: floor?.cpuMs.map((cpuMs) => Number(cpuMs.toFixed(1))) ?? null,
     modelClientFloorCalls: floor?.calls ?? null,
     modelClientFloorPerCallMs: floor === undefined ? null : Number(floor.perCallMeanMs.toFixed(3)),
+    githubFloorCpuMs: githubFloor === undefined ? null : Number(githubFloor.medianCpuMs.toFixed(1)),
+    githubFloorCpuAllMs: githubFloor?.cpuMs.map((cpuMs) => Number(cpuMs.toFixed(1))) ?? null,
+    githubFloorRequests: githubFloor?.requests ?? null,
+    githubFloorPerRequestMs:
+      githubFloor === undefined ? null : Number(githubFloor.perRequestMeanMs.toFixed(3)),
+    githubFloorByRoute:
+      githubFloor?.byRoute.map((route) => ({
+        ...route,
+        meanMs: Number(route.meanMs.toFixed(2)),
+      })) ?? null,
+    extractionFloorCpuMs:
+      githubFloor === undefined ? null : Number(githubFloor.extraction.medianCpuMs.toFixed(1)),
+    extractionFloorCpuAllMs:
+      githubFloor?.extraction.cpuMs.map((cpuMs) => Number(cpuMs.toFixed(1))) ?? null,
+    floorsCpuMs: floorsMs === undefined ? null : Number(floorsMs.toFixed(1)),
+    floorsVsParseDiff: floorsMs === undefined ? null : Number((floorsMs / parseDiffMs).toFixed(2)),
     parseDiffMs: Number(parseDiffMs.toFixed(1)),
     referenceParseDiffMs: REFERENCE_PARSE_DIFF_MS,
     budgetCpuMs: Math.round(budgetCpuMs),

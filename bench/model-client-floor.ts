@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
-import { OPENAI_KEY, ROOT, type Stack } from "../test/e2e/harness.js";
+import { OPENAI_KEY, type Stack } from "../test/e2e/harness.js";
 import type { FakeModelRequest } from "../test/fakes/model-script.js";
+import { runFloorChild } from "./run-floor-child.js";
 
 /** One recorded model request: the server it went to and its JSON body as sent. */
 export interface FloorCall {
@@ -61,18 +60,6 @@ export async function modelClientFloor(options: ModelClientFloorOptions): Promis
   const calls = interleave(options.round.ollama, options.round.openai);
   const directory = await mkdtemp(join(tmpdir(), "gadfly-bench-client-floor-"));
   try {
-    const child = join(directory, "model-client-floor-child.mjs");
-    await build({
-      entryPoints: [CHILD_SOURCE],
-      outfile: child,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      bundle: false,
-      logLevel: "warning",
-    });
-    // `ollama` and `openai` resolve from here, the same packages the built app loads.
-    await symlink(join(ROOT, "node_modules"), join(directory, "node_modules"));
     const input: FloorInput = {
       ollamaHost: options.stack.ollama.url,
       openaiBaseURL: `${options.stack.openai.url}/v1`,
@@ -88,8 +75,13 @@ export async function modelClientFloor(options: ModelClientFloorOptions): Promis
     const { ollama, openai } = options.stack;
     const received = () => ollama.requests.length + openai.requests.length;
     const receivedBefore = received();
-    const stdout = await run([...options.nodeArgs, child, fetchModule, inputFile], directory);
-    const output = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as FloorOutput;
+    const output = (await runFloorChild({
+      source: CHILD_SOURCE,
+      directory,
+      nodeArgs: options.nodeArgs,
+      args: [fetchModule, inputFile],
+      what: "the client floor",
+    })) as FloorOutput;
     // Every replay of every call reached these fakes, once: the CPU is for the round's work.
     const expected = calls.length * (input.warmups + input.replays);
     if (
@@ -98,7 +90,7 @@ export async function modelClientFloor(options: ModelClientFloorOptions): Promis
       received() - receivedBefore !== expected
     ) {
       throw new Error(
-        `the client floor's replay is not the round's: ${received() - receivedBefore} requests reached the fakes, not ${expected}; the child said ${stdout}`,
+        `the client floor's replay is not the round's: ${received() - receivedBefore} requests reached the fakes, not ${expected}; the child said ${JSON.stringify(output)}`,
       );
     }
     return output;
@@ -130,35 +122,4 @@ function interleave(
       }
       return { server, body: request.body };
     });
-}
-
-/** Runs node with `argv` and a bare environment; its stdout, or an error with its stderr. */
-function run(argv: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, {
-      cwd,
-      // Nothing from this shell (OPENAI_*, OLLAMA_*) reaches the clients.
-      env: { PATH: process.env.PATH ?? "", HOME: cwd },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-8_000);
-    });
-    child.once("error", reject);
-    child.once("exit", (code, signal) => {
-      if (code === 0) resolve(stdout);
-      else {
-        reject(
-          new Error(
-            `the client floor's child failed (${signal ?? `exit ${code}`}):\n${stderr}${stdout}`,
-          ),
-        );
-      }
-    });
-  });
 }
