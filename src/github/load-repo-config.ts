@@ -18,20 +18,16 @@ export interface LoadedRepoConfig {
 
 /**
  * Reads `.github/gadfly.yml` from the default branch, never from the PR's
- * head: a pull request must not rewrite its own review.
+ * head: a pull request must not rewrite its own review. Without a `ref`, GitHub's contents
+ * API reads the default branch itself: one request, not a look-up of its name first.
  */
 export async function loadRepoConfig(
   octokit: GitHubClient,
   repo: RepoRef,
 ): Promise<LoadedRepoConfig> {
-  const { data: repository } = await octokit.rest.repos.get({ ...repo });
   let text: string;
   try {
-    const { data } = await octokit.rest.repos.getContent({
-      ...repo,
-      path: REPO_CONFIG_PATH,
-      ref: repository.default_branch,
-    });
+    const { data } = await octokit.rest.repos.getContent({ ...repo, path: REPO_CONFIG_PATH });
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
       return {
         config: DEFAULT_REPO_CONFIG,

@@ -24,6 +24,38 @@ afterAll(async () => {
 });
 
 describe("loadRepoConfig", () => {
+  it("reads the default branch's file in one request, never the pull request's head", async () => {
+    github.addRepo({
+      owner: "octo-org",
+      name: "trunk-repo",
+      defaultBranch: "trunk",
+      files: { [REPO_CONFIG_PATH]: "lenses: [security]\n" },
+    });
+    const repo = { owner: "octo-org", repo: "trunk-repo" };
+    // The pull request's head rewrites the file: it must not count.
+    github.addPullRequest({
+      owner: "octo-org",
+      repo: "trunk-repo",
+      files: [
+        {
+          path: REPO_CONFIG_PATH,
+          base: "lenses: [security]\n",
+          head: "lenses: [performance]\n",
+        },
+      ],
+    });
+    const before = github.requests().length;
+
+    const loaded = await loadRepoConfig(octokit, repo);
+
+    expect(loaded.issues).toBeNull();
+    expect(loaded.config.lenses).toEqual(["security"]);
+    const requests = github.requests().slice(before);
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /repos/octo-org/trunk-repo/contents/${REPO_CONFIG_PATH}`,
+    ]);
+  });
+
   it("refuses a file over the size limit before parsing it, and runs on the defaults", async () => {
     const text = `# ${"x".repeat(REPO_CONFIG_LIMITS.fileBytes)}\nonPush: off\n`;
     const loaded = await loadRepoConfig(octokit, repoWith("huge", text));
