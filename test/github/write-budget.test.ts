@@ -22,7 +22,7 @@ import { peakInWindow } from "../run/queue/helpers/peak-in-window.js";
 
 /**
  * The production defaults: 60 a minute, bursts of 10, 3 tokens kept from board edits; at most
- * 500 in any hour (bursts of 100, 400 an hour), 33 kept from board edits.
+ * 500 in any hour (bursts of 250, 250 an hour), 83 kept from board edits.
  */
 const SHAPE: TokenBucketShape = { capacity: 10, perMinute: 60 };
 const HOUR: TokenBucketShape = hourlyWriteShape(500);
@@ -216,11 +216,11 @@ describe("WriteBudget (one process)", () => {
     await clock.advanceAndSettle(2 * 3_600_000);
     expect(done).toHaveLength(600);
     const times = granted.map((grant) => grant.at);
-    // GitHub's hour: the burst of 100 and 400 refilled, never 500 (nor the 1,000 a bucket of
+    // GitHub's hour: the burst of 250 and 250 refilled, never 500 (nor the 1,000 a bucket of
     // 500 refilled at 500 an hour would give in the hour after a quiet one).
     expect(peakInWindow(times, 3_600_000)).toBeLessThanOrEqual(500);
     expect(peakInWindow(times, 60_000)).toBeLessThanOrEqual(minute.capacity + minute.perMinute);
-    // The last hundred waited for the hour's refill, one every 9 s.
+    // The rest waited for the hour's refill, one every 14.4 s.
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3_600_000);
     expect(clock.pending()).toBe(0);
   });
