@@ -14,6 +14,7 @@
  * meaningful at 1.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { CONVENTION_FILES } from "../src/run/index.js";
 import {
   MODELS,
   type Stack,
@@ -221,9 +222,15 @@ try {
   const unattributed = many.requests.filter(
     (request) => isContentCreating(request) && perPull(request) === undefined,
   ).length;
-  // A repository without .github/gadfly.yml answers 404 there: expected, not a rejection.
+  // A repository without .github/gadfly.yml or convention files (AGENTS.md…) answers 404 for
+  // them: expected, not a rejection.
+  const expectedMissing = [".github/gadfly.yml", ...CONVENTION_FILES].map(
+    (path) => `/contents/${path}`,
+  );
   const rejected = [...single.requests, ...many.requests].filter(
-    (request) => request.status >= 400 && !request.path.endsWith("/contents/.github/gadfly.yml"),
+    (request) =>
+      request.status >= 400 &&
+      !(request.status === 404 && expectedMissing.some((path) => request.path.endsWith(path))),
   );
   const validationErrors =
     single.stack.github.validationErrors.length + many.stack.github.validationErrors.length;
