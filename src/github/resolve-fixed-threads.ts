@@ -175,36 +175,28 @@ async function settle(
   if (!isOurs(thread, request.botLogin)) return result("not-ours", false);
   if (thread.isResolved) return result("already-resolved", false);
   let replied = false;
-  if (target.fixedReplyId === undefined && thread.ourFixedReplyId !== null) {
-    // Posted by a run that died before recording it: recorded now, not posted again.
+  if (target.fixedReplyId === undefined) {
     try {
+      // One posted by a run that died before recording it is recorded now, not posted again.
+      let replyId = thread.ourFixedReplyId;
+      if (replyId === null) {
+        const { data } = await retrySecondaryRateLimit(() =>
+          octokit.rest.pulls.createReplyForReviewComment({
+            ...request.repo,
+            pull_number: request.pullNumber,
+            comment_id: target.commentId,
+            body: fixedReplyBody(request.headSha),
+          }),
+        );
+        replied = true;
+        replyId = data.id;
+      }
       await deps.store.saveFixedReply(
         request.repo,
         request.pullNumber,
         target.fingerprint,
         target.commentId,
-        thread.ourFixedReplyId,
-      );
-    } catch (error) {
-      return result("failed", false, error);
-    }
-  } else if (target.fixedReplyId === undefined) {
-    try {
-      const { data } = await retrySecondaryRateLimit(() =>
-        octokit.rest.pulls.createReplyForReviewComment({
-          ...request.repo,
-          pull_number: request.pullNumber,
-          comment_id: target.commentId,
-          body: fixedReplyBody(request.headSha),
-        }),
-      );
-      replied = true;
-      await deps.store.saveFixedReply(
-        request.repo,
-        request.pullNumber,
-        target.fingerprint,
-        target.commentId,
-        data.id,
+        replyId,
       );
     } catch (error) {
       // Unanswered, the thread is left open: resolving it without a word would hide why.
