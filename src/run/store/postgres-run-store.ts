@@ -33,7 +33,7 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
-import { joinSharedTexts, sharedTextRefs, splitSharedTexts } from "./shared-texts.js";
+import { readStoredTranscript, splitSharedTexts } from "./shared-texts.js";
 import {
   CHALLENGE_COLUMNS,
   type ChallengeRow,
@@ -316,16 +316,16 @@ export class PostgresRunStore implements RunStore {
     );
     const row = rows[0];
     if (row === undefined) return null;
-    const refs = sharedTextRefs(row.messages);
+    const stored = readStoredTranscript(row.messages);
     const texts = new Map<string, string>();
-    if (refs.length > 0) {
+    if (stored.refs.length > 0) {
       const found = await this.pool.query<{ digest: string; text: string }>(
         "SELECT digest, text FROM transcript_texts WHERE round_id = $1 AND digest = ANY($2::text[])",
-        [roundId, refs],
+        [roundId, stored.refs],
       );
       for (const text of found.rows) texts.set(text.digest, text.text);
     }
-    return joinSharedTexts(row.messages, texts);
+    return stored.join(texts);
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {

@@ -36,23 +36,29 @@ export function splitSharedTexts(messages: readonly Message[]): SplitTranscript 
   return { json: JSON.stringify(stored), texts };
 }
 
-/** The digests a transcript row refers to (rows saved before shared texts refer to none). */
-export function sharedTextRefs(json: string): string[] {
-  if (!json.includes('"contentRef"')) return [];
-  return (JSON.parse(json) as StoredMessage[]).flatMap((message) =>
-    message.contentRef === undefined ? [] : [message.contentRef],
-  );
+/** A transcript row read back: the digests it refers to, and its messages once they are fetched. */
+export interface StoredTranscript {
+  /** Rows saved before shared texts refer to none. */
+  refs: string[];
+  /** The messages, each reference replaced by its text; throws on one missing. */
+  join(texts: ReadonlyMap<string, string>): Message[];
 }
 
-/** The messages a row holds, each reference replaced by its text; throws on one missing. */
-export function joinSharedTexts(json: string, texts: ReadonlyMap<string, string>): Message[] {
-  return (JSON.parse(json) as StoredMessage[]).map((message): Message => {
-    if (message.contentRef === undefined) return message as Message;
-    const content = texts.get(message.contentRef);
-    if (content === undefined) {
-      throw new Error(`transcript text ${message.contentRef} is missing from transcript_texts`);
-    }
-    const { contentRef: _ref, ...rest } = message;
-    return { ...rest, content };
-  });
+export function readStoredTranscript(json: string): StoredTranscript {
+  const stored = JSON.parse(json) as StoredMessage[];
+  return {
+    refs: stored.flatMap((message) =>
+      message.contentRef === undefined ? [] : [message.contentRef],
+    ),
+    join: (texts) =>
+      stored.map((message): Message => {
+        if (message.contentRef === undefined) return message as Message;
+        const content = texts.get(message.contentRef);
+        if (content === undefined) {
+          throw new Error(`transcript text ${message.contentRef} is missing from transcript_texts`);
+        }
+        const { contentRef: _ref, ...rest } = message;
+        return { ...rest, content };
+      }),
+  };
 }

@@ -29,7 +29,7 @@ import type {
   UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
-import { joinSharedTexts, sharedTextRefs, splitSharedTexts } from "./shared-texts.js";
+import { readStoredTranscript, splitSharedTexts } from "./shared-texts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
   CHALLENGE_COLUMNS,
@@ -321,15 +321,16 @@ export class SqliteRunStore implements RunStore {
       )
       .get(roundId, model, lens);
     if (row === undefined) return null;
+    const stored = readStoredTranscript(row.messages);
     const texts = new Map<string, string>();
     const text = this.statements.prepare<[string, string], { text: string }>(
       "SELECT text FROM transcript_texts WHERE round_id = ? AND digest = ?",
     );
-    for (const digest of sharedTextRefs(row.messages)) {
+    for (const digest of stored.refs) {
       const found = text.get(roundId, digest);
       if (found !== undefined) texts.set(digest, found.text);
     }
-    return joinSharedTexts(row.messages, texts);
+    return stored.join(texts);
   }
 
   async unfinishedRounds(): Promise<UnfinishedRound[]> {
