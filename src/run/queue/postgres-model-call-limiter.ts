@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type pg from "pg";
 import type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "../../llm/index.js";
 import { type Clock, sleep, systemClock } from "../../time/index.js";
@@ -65,6 +66,9 @@ export class PostgresModelCallLimiter implements ModelCallLimiter {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.onLeaseLost = options.onLeaseLost;
+    // Every waiter without a signal of its own sleeps on this one: dozens at once are normal,
+    // not the leak Node warns of past ten listeners.
+    setMaxListeners(0, this.closing.signal);
   }
 
   async acquire(provider: string, signal?: AbortSignal): Promise<ModelCallSlot> {
