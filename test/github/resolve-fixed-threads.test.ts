@@ -68,7 +68,11 @@ beforeEach(async () => {
 });
 afterEach(() => temporary.remove());
 
-async function resolveFixed(fixed: string[]) {
+/** Round 2's call for the findings `fixed`; `saving` stands in for the store's record of replies. */
+async function resolveFixed(
+  fixed: string[],
+  saving: Pick<SqliteRunStore, "saveFixedReply"> = store,
+) {
   return resolveFixedThreads(
     octokit,
     {
@@ -79,7 +83,7 @@ async function resolveFixed(fixed: string[]) {
       fixed,
       posted: await store.postedInline(repo, pullRequest.number),
     },
-    { store },
+    { store: saving },
   );
 }
 
@@ -159,18 +163,7 @@ describe("resolveFixedThreads", () => {
         throw new Error("killed before the reply was recorded");
       },
     };
-    const first = await resolveFixedThreads(
-      octokit,
-      {
-        repo,
-        pullNumber: pullRequest.number,
-        headSha: round2.headSha,
-        botLogin,
-        fixed: [tokenFix],
-        posted: await store.postedInline(repo, pullRequest.number),
-      },
-      { store: dying },
-    );
+    const first = await resolveFixed([tokenFix], dying);
     expect(first.map((entry) => [entry.outcome, entry.replied])).toEqual([["failed", true]]);
     expect(thread(tokenFix).comments).toHaveLength(2);
     const repliesBefore = replies();
