@@ -99,6 +99,15 @@ function newRepository(base: Record<string, string | Buffer>) {
   return { owner: "octo-org", repo: name };
 }
 
+/** A repository of its own with `base` on its default branch, and a pull request of `files`. */
+function newPullRequest(
+  base: Record<string, string | Buffer>,
+  files: { path: string; base?: string; head?: string }[],
+) {
+  const repo = newRepository(base);
+  return { repo, pr: github.addPullRequest({ owner: repo.owner, repo: repo.repo, files }) };
+}
+
 async function runRound(
   repo: { owner: string; repo: string },
   files: { path: string; base?: string; head?: string }[],
@@ -340,12 +349,9 @@ describe("the repository's conventions in a round", () => {
 
 describe("loadConventionFiles", () => {
   it("reads at the commit it is given (the round passes the base), never another", async () => {
-    const repo = newRepository({ "CLAUDE.md": "Two-space indent.\n" });
-    const pr = github.addPullRequest({
-      owner: repo.owner,
-      repo: repo.repo,
-      files: [{ path: "CLAUDE.md", base: "Two-space indent.\n", head: "Tabs.\n" }],
-    });
+    const { repo, pr } = newPullRequest({ "CLAUDE.md": "Two-space indent.\n" }, [
+      { path: "CLAUDE.md", base: "Two-space indent.\n", head: "Tabs.\n" },
+    ]);
     const files = await loadConventionFiles(octokit, repo, pr.baseSha);
     expect(files).toEqual([{ path: "CLAUDE.md", text: "Two-space indent.\n", cut: false }]);
     const reads = github.requests({
@@ -390,12 +396,9 @@ describe("the process's convention cache", () => {
   });
 
   it("asks again for another commit and never keeps what a branch name gave", async () => {
-    const repo = newRepository({ "CLAUDE.md": "Two-space indent.\n" });
-    const pr = github.addPullRequest({
-      owner: repo.owner,
-      repo: repo.repo,
-      files: [{ path: "CLAUDE.md", base: "Two-space indent.\n", head: "Tabs.\n" }],
-    });
+    const { repo, pr } = newPullRequest({ "CLAUDE.md": "Two-space indent.\n" }, [
+      { path: "CLAUDE.md", base: "Two-space indent.\n", head: "Tabs.\n" },
+    ]);
     const cache = new ConventionCache();
     const base = await loadConventionFiles(octokit, repo, pr.baseSha, { cache });
     const reads = contentReads(repo);
@@ -414,12 +417,9 @@ describe("the process's convention cache", () => {
   });
 
   it("keeps nothing from a read where GitHub failed a file or the round stopped", async () => {
-    const repo = newRepository({ "REVIEW.md": "Check error handling.\n" });
-    const pr = github.addPullRequest({
-      owner: repo.owner,
-      repo: repo.repo,
-      files: [{ path: "src/a.ts", base: "a\n", head: "b\n" }],
-    });
+    const { repo, pr } = newPullRequest({ "REVIEW.md": "Check error handling.\n" }, [
+      { path: "src/a.ts", base: "a\n", head: "b\n" },
+    ]);
     const cache = new ConventionCache();
     github.failNext("GET", `/repos/octo-org/${repo.repo}/contents/REVIEW.md`, 500, { times: 10 });
     expect(await loadConventionFiles(octokit, repo, pr.baseSha, { cache })).toEqual([]);
