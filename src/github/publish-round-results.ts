@@ -78,13 +78,12 @@ export async function publishRoundResults(
   // The sticky consensus comment is found by its marker: written again on resume, never twice.
   control.reached("before-consensus");
   await begin("consensus");
+  const knownConsensusId = round.artifacts.consensusCommentId ?? results.knownConsensusId;
   const published = await publishConsensus(octokit, consensus, {
     repo,
     pullNumber: round.pullNumber,
     botLogin: deps.botLogin,
-    ...((round.artifacts.consensusCommentId ?? results.knownConsensusId) === undefined
-      ? {}
-      : { knownId: round.artifacts.consensusCommentId ?? results.knownConsensusId }),
+    ...(knownConsensusId === undefined ? {} : { knownId: knownConsensusId }),
     meta: {
       runId: round.id,
       headSha: round.headSha,

@@ -168,16 +168,15 @@ async function runRegistered(
   // The round before on this PR: what this one reviews since, and the ids of the sticky
   // comments it wrote, which this round edits without listing the PR's comments to find them.
   const previous = await store.previousRound(round.repo, round.pullNumber, round.number);
-  const earlier = previous === null ? null : await store.findRound(previous.roundId);
   const board = createStatusBoardWriter(octokit, {
     round,
     render,
     holding: async () => !(await boardHandedOn()) && (await stop.holding()),
     deps,
     fields,
-    ...(earlier?.artifacts.statusCommentId === undefined
+    ...(previous?.artifacts.statusCommentId === undefined
       ? {}
-      : { knownId: earlier.artifacts.statusCommentId }),
+      : { knownId: previous.artifacts.statusCommentId }),
   });
 
   try {
@@ -405,9 +404,9 @@ async function runRegistered(
           render,
           checkRunId,
           publish: plan.publish,
-          ...(earlier?.artifacts.consensusCommentId === undefined
+          ...(previous?.artifacts.consensusCommentId === undefined
             ? {}
-            : { knownConsensusId: earlier.artifacts.consensusCommentId }),
+            : { knownConsensusId: previous.artifacts.consensusCommentId }),
         },
         deps,
         {

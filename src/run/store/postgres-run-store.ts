@@ -368,22 +368,24 @@ export class PostgresRunStore implements RunStore {
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null> {
-    const { rows } = await this.pool.query<{ id: string; round_number: number; head_sha: string }>(
-      `SELECT id, round_number, head_sha FROM rounds
+    const { rows } = await this.pool.query<RoundRow>(
+      `SELECT * FROM rounds
        WHERE ${SAME_PULL} AND state = 'completed' AND round_number < $4
        ORDER BY round_number DESC LIMIT 1`,
       [...pullKey(repo, pullNumber), beforeRoundNumber],
     );
-    const round = rows[0];
-    if (round === undefined) return null;
+    const row = rows[0];
+    if (row === undefined) return null;
+    const round = roundFromRow(row);
     const findings = await this.pool.query<RoundFindingRow>(
       `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = $1 ORDER BY ordinal`,
       [round.id],
     );
     return {
       roundId: round.id,
-      round: round.round_number,
-      headSha: round.head_sha,
+      round: round.number,
+      headSha: round.headSha,
+      artifacts: round.artifacts,
       findings: findings.rows.map(previousFindingFromRow),
     };
   }

@@ -91,6 +91,8 @@ export interface PreviousRound {
   roundId: string;
   round: number;
   headSha: string;
+  /** What it published: its board and consensus comment are the PR's, edited by the next. */
+  artifacts: RoundArtifacts;
   /** In the order they were saved. */
   findings: PreviousFinding[];
 }

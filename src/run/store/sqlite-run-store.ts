@@ -376,17 +376,15 @@ export class SqliteRunStore implements RunStore {
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null> {
-    const round = this.statements
-      .prepare<
-        [PullKey & { before: number }],
-        { id: string; round_number: number; head_sha: string }
-      >(
-        `SELECT id, round_number, head_sha FROM rounds
+    const row = this.statements
+      .prepare<[PullKey & { before: number }], RoundRow>(
+        `SELECT * FROM rounds
          WHERE ${SAME_PULL} AND state = 'completed' AND round_number < @before
          ORDER BY round_number DESC LIMIT 1`,
       )
       .get({ ...pullKey(repo, pullNumber), before: beforeRoundNumber });
-    if (round === undefined) return null;
+    if (row === undefined) return null;
+    const round = roundFromRow(row);
     const rows = this.statements
       .prepare<[string], RoundFindingRow>(
         `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = ? ORDER BY ordinal`,
@@ -394,8 +392,9 @@ export class SqliteRunStore implements RunStore {
       .all(round.id);
     return {
       roundId: round.id,
-      round: round.round_number,
-      headSha: round.head_sha,
+      round: round.number,
+      headSha: round.headSha,
+      artifacts: round.artifacts,
       findings: rows.map(previousFindingFromRow),
     };
   }

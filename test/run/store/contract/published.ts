@@ -43,6 +43,7 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       const first = await roundAt("s1");
       await t.store.saveFingerprints(first.id, [loopFinding]);
       await t.store.saveFingerprints(first.id, [tokenFinding, loopFinding]);
+      await t.store.setArtifacts(first.id, { statusCommentId: 11, consensusCommentId: 12 });
       await t.store.finishRound(first.id, { state: "completed" });
       const second = await roundAt("s2");
       await t.store.saveFingerprints(second.id, [loopFinding]);
@@ -53,6 +54,8 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
         roundId: first.id,
         round: 1,
         headSha: "s1",
+        // The sticky comments it wrote, which the next round edits by id.
+        artifacts: { statusCommentId: 11, consensusCommentId: 12 },
         findings: [tokenFinding, loopFinding],
       });
       expect(await t.store.previousRound(repo, 7, first.number)).toBeNull();
