@@ -1,6 +1,7 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { Readable } from "node:stream";
+import { bufferedResponse } from "./buffered-response.js";
 import { decodeContent } from "./decode-content.js";
 import type { NodeRequest } from "./to-node-request.js";
 
@@ -118,7 +119,11 @@ export function sendNodeRequest(request: NodeRequest, settings: SendSettings): P
       const init = { status, statusText: incoming.statusMessage ?? "", headers: responseHeaders };
       const respond = (content: Buffer | ReadableStream<Uint8Array> | null) => {
         try {
-          settle(new Response(content as ConstructorParameters<typeof Response>[0], init));
+          settle(
+            Buffer.isBuffer(content)
+              ? bufferedResponse(content, init)
+              : new Response(content, init),
+          );
         } catch (error) {
           // A status Response refuses (outside 200..599): a broken answer for the caller.
           failNetwork(error);
