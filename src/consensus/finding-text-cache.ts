@@ -1,6 +1,7 @@
 import type { Finding } from "./finding.js";
 import { type FindingKinds, findingKinds } from "./problem-kind.js";
 import {
+  type ChunkMemo,
   combineTextTokens,
   type TextProfile,
   type TextTokens,
@@ -22,6 +23,8 @@ interface ReadText {
 export class FindingTextCache {
   private readonly titles = new Map<string, ReadText>();
   private readonly bodies = new Map<string, ReadText>();
+  /** Distinct texts still share most of their words: each chunk is read once too. */
+  private readonly chunks: ChunkMemo = new Map();
 
   profile(finding: Finding): TextProfile {
     return combineTextTokens(this.title(finding.title).tokens, this.body(finding.body).tokens);
@@ -40,7 +43,7 @@ export class FindingTextCache {
     let read = this.titles.get(text);
     if (read === undefined) {
       read = {
-        tokens: textTokens(text, "title"),
+        tokens: textTokens(text, "title", this.chunks),
         kinds: findingKinds({ title: text, body: "" }).claim,
       };
       this.titles.set(text, read);
@@ -52,7 +55,7 @@ export class FindingTextCache {
     let read = this.bodies.get(text);
     if (read === undefined) {
       read = {
-        tokens: textTokens(text, "body"),
+        tokens: textTokens(text, "body", this.chunks),
         kinds: findingKinds({ title: "", body: text }).all,
       };
       this.bodies.set(text, read);

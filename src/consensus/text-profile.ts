@@ -93,19 +93,32 @@ function isLiteral(core: string): boolean {
   );
 }
 
-class TokenCollector {
+/** Where reading a chunk puts its tokens: a finding's collector, or a chunk's record. */
+interface TokenSink {
+  add(token: string, weight: number): void;
+}
+
+/** What reading one chunk adds, in order: tokens[i] with weights[i]. */
+interface ChunkTokens {
+  readonly tokens: string[];
+  readonly weights: number[];
+}
+
+/**
+ * Chunks (whitespace-separated words) already read, by chunk and how it was read. Findings'
+ * texts differ, but their words repeat: a clustering call reads each distinct chunk once. Holds
+ * no more than the texts read with it, for as long as its owner keeps it.
+ */
+export type ChunkMemo = Map<string, ChunkTokens>;
+
+class TokenCollector implements TokenSink {
   readonly weights = new Map<string, number>();
+
+  constructor(private readonly memo?: ChunkMemo) {}
 
   add(token: string, weight: number): void {
     if (weight > (this.weights.get(token) ?? 0)) {
       this.weights.set(token, weight);
-    }
-  }
-
-  addWord(word: string, weight: number): void {
-    const canonical = canonicalWord(word);
-    if (canonical !== null) {
-      this.add(`w:${canonical}`, weight);
     }
   }
 
@@ -114,49 +127,87 @@ class TokenCollector {
     // A lone `all` in backticks names something; an `and` inside a longer span does not.
     const keepStopWords = isCode && chunks.length === 1;
     for (const chunk of chunks) {
-      const core = chunk.length > MAX_CHUNK_CHARS ? chunk : chunk.replace(WRAPPERS, "");
-      if (isLiteral(core)) {
-        this.add(`lit:${core}`, LITERAL_WEIGHT);
+      if (this.memo === undefined) {
+        readChunk(chunk, isCode, keepStopWords, this);
+        continue;
       }
-      // Status codes and limits (401, 65,536) say what a finding is about; small counts do not.
-      // (Removing a separator needs three digits after it: without three in a row, nothing.)
-      if (THREE_DIGITS.test(core)) {
-        for (const match of core.replace(/(\d)[,_](?=\d{3}\b)/g, "$1").matchAll(/\d{3,}/g)) {
-          this.add(`w:${match[0]}`, WORD_WEIGHT);
-        }
+      // Replaying a chunk's additions in their order equals reading it again: add keeps the
+      // largest weight and the first place either way.
+      const key = `${isCode ? "c" : "p"}${keepStopWords ? "k" : "-"}${chunk}`;
+      let read = this.memo.get(key);
+      if (read === undefined) {
+        const record: ChunkTokens = { tokens: [], weights: [] };
+        readChunk(chunk, isCode, keepStopWords, {
+          add: (token, weight) => {
+            record.tokens.push(token);
+            record.weights.push(weight);
+          },
+        });
+        this.memo.set(key, record);
+        read = record;
       }
-      for (const match of core.matchAll(IDENTIFIER_PATH)) {
-        // "marked()" in prose names a function as surely as `marked` does.
-        const isCall = core[match.index + match[0].length] === "(";
-        this.addIdentifierPath(match[0], isCode || isCall, keepStopWords);
+      for (let index = 0; index < read.tokens.length; index += 1) {
+        this.add(read.tokens[index] as string, read.weights[index] as number);
       }
     }
   }
+}
 
-  private addIdentifierPath(path: string, isCode: boolean, keepStopWords: boolean): void {
-    const parts = path.split(".");
-    if (parts.length > 1 && (isCode || parts.some(isIdentifierShaped))) {
-      this.add(`id:${path.toLowerCase()}`, IDENTIFIER_WEIGHT);
+function addWord(sink: TokenSink, word: string, weight: number): void {
+  const canonical = canonicalWord(word);
+  if (canonical !== null) {
+    sink.add(`w:${canonical}`, weight);
+  }
+}
+
+/** One whitespace-separated chunk of a segment: its literal, numbers and identifiers. */
+function readChunk(chunk: string, isCode: boolean, keepStopWords: boolean, sink: TokenSink): void {
+  const core = chunk.length > MAX_CHUNK_CHARS ? chunk : chunk.replace(WRAPPERS, "");
+  if (isLiteral(core)) {
+    sink.add(`lit:${core}`, LITERAL_WEIGHT);
+  }
+  // Status codes and limits (401, 65,536) say what a finding is about; small counts do not.
+  // (Removing a separator needs three digits after it: without three in a row, nothing.)
+  if (THREE_DIGITS.test(core)) {
+    for (const match of core.replace(/(\d)[,_](?=\d{3}\b)/g, "$1").matchAll(/\d{3,}/g)) {
+      sink.add(`w:${match[0]}`, WORD_WEIGHT);
     }
-    for (const part of parts) {
-      const shaped = isIdentifierShaped(part);
-      if (!shaped && (part.length <= 2 || (!keepStopWords && canonicalWord(part) === null))) {
-        continue;
-      }
-      if (!isCode && !shaped) {
-        this.addWord(part, WORD_WEIGHT);
-        continue;
-      }
-      this.add(
-        `id:${part.toLowerCase()}`,
-        part.length <= 3 ? SHORT_IDENTIFIER_WEIGHT : IDENTIFIER_WEIGHT,
-      );
-      // The plain reading too, so `marked` in code and "marked" in prose still meet.
-      const pieces = identifierParts(part);
-      const pieceWeight = pieces.length === 1 ? WORD_WEIGHT : IDENTIFIER_PART_WEIGHT;
-      for (const piece of pieces) {
-        this.addWord(piece, pieceWeight);
-      }
+  }
+  for (const match of core.matchAll(IDENTIFIER_PATH)) {
+    // "marked()" in prose names a function as surely as `marked` does.
+    const isCall = core[match.index + match[0].length] === "(";
+    addIdentifierPath(sink, match[0], isCode || isCall, keepStopWords);
+  }
+}
+
+function addIdentifierPath(
+  sink: TokenSink,
+  path: string,
+  isCode: boolean,
+  keepStopWords: boolean,
+): void {
+  const parts = path.split(".");
+  if (parts.length > 1 && (isCode || parts.some(isIdentifierShaped))) {
+    sink.add(`id:${path.toLowerCase()}`, IDENTIFIER_WEIGHT);
+  }
+  for (const part of parts) {
+    const shaped = isIdentifierShaped(part);
+    if (!shaped && (part.length <= 2 || (!keepStopWords && canonicalWord(part) === null))) {
+      continue;
+    }
+    if (!isCode && !shaped) {
+      addWord(sink, part, WORD_WEIGHT);
+      continue;
+    }
+    sink.add(
+      `id:${part.toLowerCase()}`,
+      part.length <= 3 ? SHORT_IDENTIFIER_WEIGHT : IDENTIFIER_WEIGHT,
+    );
+    // The plain reading too, so `marked` in code and "marked" in prose still meet.
+    const pieces = identifierParts(part);
+    const pieceWeight = pieces.length === 1 ? WORD_WEIGHT : IDENTIFIER_PART_WEIGHT;
+    for (const piece of pieces) {
+      addWord(sink, piece, pieceWeight);
     }
   }
 }
@@ -201,10 +252,13 @@ export interface TextTokens {
   references: readonly LineReference[];
 }
 
-/** Tokenises a title (`part` "title") or a body, each read up to its own cap. */
-export function textTokens(text: string, part: "title" | "body"): TextTokens {
+/**
+ * Tokenises a title (`part` "title") or a body, each read up to its own cap. With `memo`, a
+ * chunk read before (under the same memo) is not read again.
+ */
+export function textTokens(text: string, part: "title" | "body", memo?: ChunkMemo): TextTokens {
   const references: LineReference[] = [];
-  const tokens = new TokenCollector();
+  const tokens = new TokenCollector(memo);
   addText(text.slice(0, part === "title" ? MAX_TITLE_CHARS : MAX_BODY_CHARS), tokens, references);
   return { weights: tokens.weights, references };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { textProfile } from "../../src/consensus/text-profile.js";
+import { syntheticFindings } from "../../bench/synthetic-findings.js";
+import {
+  type ChunkMemo,
+  type TextTokens,
+  textProfile,
+  textTokens,
+} from "../../src/consensus/text-profile.js";
+import { corpus } from "./corpus/index.js";
 
 const tokens = (title: string, body = "") => [...textProfile({ title, body }).weights.keys()];
 
@@ -63,5 +70,43 @@ describe("textProfile", () => {
       body: `${"!".repeat(5_000)}a ${"a/".repeat(5_000)}`,
     });
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe("textTokens with a chunk memo", () => {
+  const read = (tokens: TextTokens) => ({
+    weights: [...tokens.weights],
+    references: tokens.references,
+  });
+  const texts = [
+    ...corpus.flatMap((scenario) =>
+      scenario.findings.flatMap((finding) => [finding.title, finding.body]),
+    ),
+    ...syntheticFindings(400, 5, 20, 50).flatMap((finding) => [finding.title, finding.body]),
+    // One word read as prose, in a span of several and alone in backticks: three readings.
+    "all of the handlers retry forever",
+    "`all of the handlers` retry",
+    "`all`",
+    "retries `cacheKey` and cacheKey() at src/cache.ts:12 and lines 4-9",
+  ];
+
+  it("reads every text exactly as without one, weights in the same order, whatever was read before", () => {
+    const memo: ChunkMemo = new Map();
+    for (const pass of [1, 2]) {
+      for (const part of ["title", "body"] as const) {
+        for (const text of pass === 1 ? texts : [...texts].reverse()) {
+          expect(read(textTokens(text, part, memo))).toEqual(read(textTokens(text, part)));
+        }
+      }
+    }
+    // Words repeat across the texts: far fewer chunks were read than the texts hold.
+    const chunks = texts.reduce((sum, text) => sum + text.split(/\s+/).length, 0);
+    expect(memo.size).toBeLessThan(chunks / 3);
+  });
+
+  it("keeps a word read as prose apart from the same word alone in backticks", () => {
+    const memo: ChunkMemo = new Map();
+    expect(textTokens("all of them", "title", memo).weights.has("id:all")).toBe(false);
+    expect(textTokens("`all`", "title", memo).weights.get("id:all")).toBeGreaterThan(0);
   });
 });
