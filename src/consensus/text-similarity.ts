@@ -41,9 +41,23 @@ const isWord = (token: string): boolean => token.startsWith("w:");
 
 /** Scales a profile once, so that each comparison is only dot products. */
 export function textVectors(profile: TextProfile, factor: TokenFactor = () => 1): TextVectors {
+  // `all` and `words` in one pass: each token's factor is looked up once.
+  const all = new Map<string, number>();
+  const words = new Map<string, number>();
+  let allSquares = 0;
+  let wordSquares = 0;
+  for (const [token, weight] of profile.weights) {
+    const value = weight * factor(token);
+    all.set(token, value);
+    allSquares += value * value;
+    if (isWord(token)) {
+      words.set(token, value);
+      wordSquares += value * value;
+    }
+  }
   return {
-    all: vector(profile.weights, factor, () => true),
-    words: vector(profile.weights, factor, isWord),
+    all: { weights: all, norm: Math.sqrt(allSquares) },
+    words: { weights: words, norm: Math.sqrt(wordSquares) },
     titleWords: vector(profile.titleWeights, factor, isWord),
   };
 }
