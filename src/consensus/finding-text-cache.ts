@@ -23,11 +23,25 @@ interface ReadText {
 export class FindingTextCache {
   private readonly titles = new Map<string, ReadText>();
   private readonly bodies = new Map<string, ReadText>();
+  /** Title → body → the two combined. */
+  private readonly profiles = new Map<string, Map<string, TextProfile>>();
   /** Distinct texts still share most of their words: each chunk is read once too. */
   private readonly chunks: ChunkMemo = new Map();
 
   profile(finding: Finding): TextProfile {
-    return combineTextTokens(this.title(finding.title).tokens, this.body(finding.body).tokens);
+    // A model that reports one finding through several lenses repeats the whole text: the
+    // profile is combined once per title and body, and shared (nothing writes to a profile).
+    let byBody = this.profiles.get(finding.title);
+    if (byBody === undefined) {
+      byBody = new Map();
+      this.profiles.set(finding.title, byBody);
+    }
+    let profile = byBody.get(finding.body);
+    if (profile === undefined) {
+      profile = combineTextTokens(this.title(finding.title).tokens, this.body(finding.body).tokens);
+      byBody.set(finding.body, profile);
+    }
+    return profile;
   }
 
   kinds(finding: Finding): FindingKinds {
