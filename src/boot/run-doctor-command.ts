@@ -6,6 +6,7 @@ import {
   redactDoctorReport,
   runDoctor,
 } from "../doctor/index.js";
+import { createNodeFetch } from "../http/index.js";
 import { createRedactor } from "../llm/index.js";
 import { collectSecrets } from "../run/index.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";
@@ -33,6 +34,9 @@ export async function runDoctorCommand(
     command.configPath ?? env.GADFLY_CONFIG ?? "gadfly.config.yml",
   );
   const privateKey = readAppPrivateKey(env, io.cwd);
+  // The fetch the served app sends with (src/http), so the checks reach GitHub and the
+  // providers the way its rounds will.
+  const fetch = createNodeFetch();
   const report = await runDoctor({
     env,
     cwd: io.cwd,
@@ -40,8 +44,9 @@ export async function runDoctorCommand(
     privateKey,
     receivesWebhooks: (env.GADFLY_ROLE ?? "").trim() !== "worker",
     runsRounds: (env.GADFLY_ROLE ?? "").trim() !== "web",
+    fetch,
     ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
-  });
+  }).finally(() => fetch.close());
   // The keys the config names are secrets too, when the config can be read at all.
   const providers = await loadAppConfig({ GADFLY_CONFIG: configPath }, io.cwd).then(
     (config) => config.providers,
