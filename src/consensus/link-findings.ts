@@ -7,7 +7,7 @@ import {
 } from "./agreement-score.js";
 import { inverseDocumentFrequency } from "./inverse-document-frequency.js";
 import type { PreparedFinding } from "./prepared-finding.js";
-import { type TokenFactor, textVectors } from "./text-similarity.js";
+import { textVectors } from "./text-similarity.js";
 
 /**
  * Two findings this alike (after the distance discount) may start a cluster together; two
@@ -216,19 +216,6 @@ function sameTitleGroups(block: readonly PreparedFinding[]): number[][] {
     .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
 }
 
-/** A token factor that computes each token's value once (a block's findings share most). */
-function remembered(factor: TokenFactor): TokenFactor {
-  const values = new Map<string, number>();
-  return (token) => {
-    let value = values.get(token);
-    if (value === undefined) {
-      value = factor(token);
-      values.set(token, value);
-    }
-    return value;
-  };
-}
-
 /**
  * Groups the findings of one file (greedy average-linkage agglomeration over candidate
  * edges, strongest first) and returns groups of positions into `block`. Plain single linkage
@@ -238,7 +225,7 @@ function remembered(factor: TokenFactor): TokenFactor {
 export function linkFindings(block: readonly PreparedFinding[]): number[][] {
   const entries = sortedRanges(block);
   if (exceedsPairBudget(entries, MAX_COMPARED_PAIRS)) return sameTitleGroups(block);
-  const factor = remembered(inverseDocumentFrequency(block.map((member) => member.profile)));
+  const factor = inverseDocumentFrequency(block.map((member) => member.profile));
   const comparables: Comparable[] = block.map((member) => ({
     file: member.finding.file,
     ranges: member.ranges,
