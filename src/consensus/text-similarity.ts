@@ -20,33 +20,18 @@ export interface TextVectors {
 // Identifiers tell where; the claim tells what is wrong there.
 const CLAIM_SHARE = 0.5;
 
-function vector(
-  weights: ReadonlyMap<string, number>,
-  factor: TokenFactor,
-  keep: (token: string) => boolean,
-): SparseVector {
-  const scaled = new Map<string, number>();
-  let sumOfSquares = 0;
-  for (const [token, weight] of weights) {
-    if (keep(token)) {
-      const value = weight * factor(token);
-      scaled.set(token, value);
-      sumOfSquares += value * value;
-    }
-  }
-  return { weights: scaled, norm: Math.sqrt(sumOfSquares) };
-}
-
 const isWord = (token: string): boolean => token.startsWith("w:");
 
-/** Scales a profile once, so that each comparison is only dot products. */
-export function textVectors(profile: TextProfile, factor: TokenFactor = () => 1): TextVectors {
-  // `all` and `words` in one pass: each token's factor is looked up once.
+/** Weights scaled by their factor: all of them, and the plain words alone; one factor lookup each. */
+function scaled(
+  weights: ReadonlyMap<string, number>,
+  factor: TokenFactor,
+): { all: SparseVector; words: SparseVector } {
   const all = new Map<string, number>();
   const words = new Map<string, number>();
   let allSquares = 0;
   let wordSquares = 0;
-  for (const [token, weight] of profile.weights) {
+  for (const [token, weight] of weights) {
     const value = weight * factor(token);
     all.set(token, value);
     allSquares += value * value;
@@ -58,8 +43,13 @@ export function textVectors(profile: TextProfile, factor: TokenFactor = () => 1)
   return {
     all: { weights: all, norm: Math.sqrt(allSquares) },
     words: { weights: words, norm: Math.sqrt(wordSquares) },
-    titleWords: vector(profile.titleWeights, factor, isWord),
   };
+}
+
+/** Scales a profile once, so that each comparison is only dot products. */
+export function textVectors(profile: TextProfile, factor: TokenFactor = () => 1): TextVectors {
+  const { all, words } = scaled(profile.weights, factor);
+  return { all, words, titleWords: scaled(profile.titleWeights, factor).words };
 }
 
 function cosine(a: SparseVector, b: SparseVector): number {
