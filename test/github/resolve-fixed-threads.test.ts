@@ -95,6 +95,12 @@ function thread(fingerprint: string) {
   return found;
 }
 
+/** The "Fixed in" reply the store recorded for `fingerprint`'s inline comment. */
+async function recordedReplyId(fingerprint: string) {
+  const posted = await store.postedInline(repo, pullRequest.number);
+  return posted.find((entry) => entry.fingerprint === fingerprint)?.fixedReplyId;
+}
+
 const graphqlRequests = () => github.requests({ method: "POST", path: "/graphql" }).length;
 const replies = () =>
   github.requests({ method: "POST", path: "/repos/octo-org/api/pulls/*/comments/*/replies" })
@@ -121,10 +127,7 @@ describe("resolveFixedThreads", () => {
     // The finding still open is not touched.
     expect(thread(loopOpen)).toMatchObject({ isResolved: false });
     expect(thread(loopOpen).comments).toHaveLength(1);
-    const [posted] = (await store.postedInline(repo, pullRequest.number)).filter(
-      (entry) => entry.fingerprint === tokenFix,
-    );
-    expect(posted?.fixedReplyId).toBe(fixed.comments[1]?.id);
+    expect(await recordedReplyId(tokenFix)).toBe(fixed.comments[1]?.id);
     expect(github.validationErrors).toEqual([]);
     expect(github.graphqlErrors).toEqual([]);
   });
@@ -178,10 +181,7 @@ describe("resolveFixedThreads", () => {
       `Fixed in \`${round2.headSha.slice(0, 7)}\`.`,
     ]);
     expect(fixed.isResolved).toBe(true);
-    const [recorded] = (await store.postedInline(repo, pullRequest.number)).filter(
-      (entry) => entry.fingerprint === tokenFix,
-    );
-    expect(recorded?.fixedReplyId).toBe(fixed.comments[1]?.id);
+    expect(await recordedReplyId(tokenFix)).toBe(fixed.comments[1]?.id);
     expect(github.validationErrors).toEqual([]);
     expect(github.graphqlErrors).toEqual([]);
   });
