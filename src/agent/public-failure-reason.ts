@@ -90,7 +90,7 @@ function routeOf(method: string, url: unknown): string {
 
 /**
  * Why a lens or a round was stopped, in words fit for the board: the reasons we
- * abort with are ours (a string such as "superseded by 1a2b3c4", a job stop, a
+ * abort with are ours (a string such as "superseded by 1a2b3c4", "shutting down", a
  * timeout carrying `publicMessage`); any other abort reason is only "cancelled",
  * since its message could hold anything.
  */
@@ -100,10 +100,6 @@ export function publicCancelReason(reason: unknown): string {
     const candidate = reason as { publicMessage?: unknown; name?: unknown; message?: unknown };
     if (typeof candidate.publicMessage === "string" && candidate.publicMessage.trim() !== "") {
       return oneLine(candidate.publicMessage);
-    }
-    // Our queue's stop reasons: "shutting down", "another worker took over", a cancel reason.
-    if (candidate.name === "JobStopError" && typeof candidate.message === "string") {
-      return oneLine(candidate.message);
     }
   }
   return "cancelled";

@@ -28,7 +28,7 @@ import type { OperationsHandler } from "../server/index.js";
 import { appIdentity } from "./app-identity.js";
 import { IN_PROCESS_ROUNDS } from "./read-scale-settings.js";
 import { type RoundServices, roundDependencies } from "./round-dependencies.js";
-import { startRoundWorkers } from "./start-round-workers.js";
+import { type RoundWorkers, startRoundWorkers } from "./start-round-workers.js";
 
 const HANDLED = new Set<string>([
   ...PULL_REQUEST_EVENTS,
@@ -38,18 +38,29 @@ const HANDLED = new Set<string>([
   "pull_request_review_thread.resolved",
 ]);
 
+export interface WorkerSettings {
+  concurrency: number;
+  leaseMs: number;
+  singleProcess: boolean;
+  /** The workers are taking rounds: how to stop their sweeper at shutdown. */
+  onStarted?: (workers: RoundWorkers) => void;
+}
+
 /** The round services of the process (the queue optional), and how the app runs them. */
 export interface GadflyAppOptions
-  extends Omit<RoundServices, "queue" | "secrets" | "agentIsolation"> {
+  extends Omit<RoundServices, "queue" | "secrets" | "agentIsolation" | "permissions"> {
+  /** The permission API's answers, shared by handlers and rounds; one of the app's own by default. */
+  permissions?: RoundServices["permissions"];
   /** Every round run in this process, settled when it ends: for tests and graceful shutdown. */
   onRound?: (done: Promise<void>) => void;
   /** Where rounds are queued; by default a queue in this process, worked here. */
   queue?: WorkQueue;
   /**
-   * Round jobs this process runs at once, or null for a receiver that only
-   * queues them (GADFLY_ROLE=web). Default: IN_PROCESS_ROUNDS.
+   * Rounds this process runs at once, the lease they are held by, and whether this is the only
+   * process on its store (SQLite); or null for a receiver that only queues them (GADFLY_ROLE=web).
+   * Default: IN_PROCESS_ROUNDS, a minute's lease, the only process.
    */
-  workers?: { concurrency: number } | null;
+  workers?: WorkerSettings | null;
   /** `/healthz`, `/readyz` and `/metrics`, served on the app's port. */
   operations?: OperationsHandler;
 }
@@ -62,13 +73,17 @@ export interface GadflyAppOptions
  */
 export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
   const queue = options.queue ?? new InMemoryWorkQueue();
-  const workers =
-    options.workers === undefined ? { concurrency: IN_PROCESS_ROUNDS } : options.workers;
+  const workers: WorkerSettings | null =
+    options.workers === undefined
+      ? { concurrency: IN_PROCESS_ROUNDS, leaseMs: 60_000, singleProcess: true }
+      : options.workers;
   return (app: Probot, appOptions) => {
     if (options.operations !== undefined) appOptions?.addHandler(options.operations);
     const whoAmI = appIdentity(async () => (await app.auth()) as GitHubClient);
     const { onRound: _onRound, workers: _workers, operations: _operations, ...shared } = options;
-    const services: RoundServices = { ...shared, queue };
+    const permissions =
+      options.permissions ?? new PermissionCache<TriggerDecision>({ clock: options.clock });
+    const services: RoundServices = { ...shared, queue, permissions };
     const dependencies = async (log: RoundDependencies["log"]) =>
       roundDependencies(services, await whoAmI(), log);
     const track = (outcome: StartOutcome, log: RoundDependencies["log"]) => {
@@ -114,7 +129,6 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
 
     app.on([...PULL_REQUEST_EVENTS], handle(PullRequestPayload, handlePullRequest));
     // One per app: a burst of trigger comments asks the permission API once per person.
-    const permissions = new PermissionCache<TriggerDecision>({ clock: options.clock });
     app.on(
       "issue_comment.created",
       handle(IssueCommentPayload, (context: Context<"issue_comment.created">, deps) =>
@@ -158,15 +172,20 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
       installationClient: async (installationId) =>
         (await app.auth(installationId)) as GitHubClient,
       dependencies: () => dependencies(workerLog),
-      quietPeriod: { debounceSeconds: options.config.review.debounceSeconds, clock: options.clock },
+      leaseMs: workers.leaseMs,
+      singleProcess: workers.singleProcess,
+      clock: options.clock,
+      onError: (error, context) =>
+        workerLog.warn({ err: describeError(error), context }, "round worker error"),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(options.onRound === undefined ? {} : { onRound: options.onRound }),
     }).then(
-      (resumed) => {
-        if (resumed > 0) workerLog.info({ rounds: resumed }, "unfinished rounds queued again");
+      (started) => {
+        workers.onStarted?.(started);
+        if (started.woken > 0) workerLog.info({ rounds: started.woken }, "due rounds woken");
       },
       (error: unknown) =>
-        workerLog.error({ err: describeError(error) }, "could not resume unfinished rounds"),
+        workerLog.error({ err: describeError(error) }, "could not wake the due rounds"),
     );
   };
 }

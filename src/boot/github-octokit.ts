@@ -1,5 +1,10 @@
 import { ProbotOctokit } from "probot";
-import { budgetGitHubWrites, redactOutgoingText, type WriteBudget } from "../github/index.js";
+import {
+  budgetGitHubWrites,
+  noBlindCreateRetries,
+  redactOutgoingText,
+  type WriteBudget,
+} from "../github/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import { countGitHubRequests } from "../server/index.js";
 
@@ -19,7 +24,13 @@ export function githubOctokit(
   writeBudget: WriteBudget | null = null,
   fetch: typeof globalThis.fetch | null = null,
 ): typeof ProbotOctokit {
-  const counted = ProbotOctokit.plugin(countGitHubRequests(metrics), redactOutgoingText(secrets));
+  // Creates are not retried blindly: GitHub often creates the object and then answers 502, so
+  // the publishing steps look for what they made before sending again (createOnce).
+  const counted = ProbotOctokit.plugin(
+    countGitHubRequests(metrics),
+    redactOutgoingText(secrets),
+    noBlindCreateRetries(),
+  );
   const budgeted = writeBudget === null ? counted : counted.plugin(budgetGitHubWrites(writeBudget));
   return fetch === null ? budgeted : sendingWith(budgeted, fetch);
 }

@@ -62,13 +62,7 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
       },
     };
   }
-  const queue = await PgBossWorkQueue.start({
-    url: databaseUrl,
-    visibilityTimeoutMs: options.visibilityTimeoutMs,
-    // A failed or abandoned round waits a sixth of the visibility timeout (10 s by default).
-    retryDelaySeconds: Math.max(1, Math.round(options.visibilityTimeoutMs / 6000)),
-    onError,
-  });
+  const queue = await PgBossWorkQueue.start({ url: databaseUrl, onError });
   const pool = createPostgresPool({
     url: databaseUrl,
     maxConnections: 2,

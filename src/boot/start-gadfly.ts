@@ -10,8 +10,8 @@ import {
   redactDoctorReport,
   runDoctor,
 } from "../doctor/index.js";
-import type { GitHubClient } from "../github/index.js";
-import { ConventionCache, describeError, RoundRegistry } from "../github/index.js";
+import type { GitHubClient, TriggerDecision } from "../github/index.js";
+import { ConventionCache, describeError, PermissionCache } from "../github/index.js";
 import { createNodeFetch } from "../http/index.js";
 import {
   createRedactor,
@@ -23,6 +23,7 @@ import {
 import {
   collectSecrets,
   createReviewerLimiter,
+  RoundRegistry,
   retentionDays,
   startRetention,
 } from "../run/index.js";
@@ -165,6 +166,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     }),
     metrics,
     conventionCache: new ConventionCache(),
+    permissions: new PermissionCache<TriggerDecision>({ clock: systemClock }),
     agentIsolation: agentIsolation.level,
     ...(killPoint === undefined ? {} : { killPoint }),
   };
@@ -176,6 +178,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   const Octokit = githubOctokit(metrics, secrets, roundQueue.githubWrites, httpFetch);
 
   let close: () => Promise<void>;
+  let stopWorkers: () => void = () => undefined;
   try {
     if (settings.role === "worker") {
       // `npm start` logs at info by default; createProbot alone would say only warnings.
@@ -193,7 +196,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
       whoAmI().catch((error: unknown) =>
         workerLog.error({ err: describeError(error) }, "could not authenticate as the GitHub App"),
       );
-      const resumed = await startRoundWorkers({
+      const workers = await startRoundWorkers({
         queue,
         concurrency: settings.roundsPerProcess,
         store,
@@ -201,9 +204,14 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
         installationClient: async (installationId) =>
           (await probot.auth(installationId)) as GitHubClient,
         dependencies: async () => roundDependencies(services, await whoAmI(), workerLog),
-        quietPeriod: { debounceSeconds: config.review.debounceSeconds, clock: services.clock },
+        leaseMs: settings.visibilityTimeoutMs,
+        singleProcess: false,
+        clock: services.clock,
         metrics,
+        onError,
       });
+      const resumed = workers.woken;
+      stopWorkers = workers.stop;
       const server = await startOperationsServer(operations, {
         port: Number(env.PORT ?? 3000),
         ...(env.HOST === undefined ? {} : { host: env.HOST }),
@@ -227,7 +235,17 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
           if (dashboard !== null) appOptions?.addHandler(dashboard);
           return gadflyApp({
             ...services,
-            workers: settings.role === "web" ? null : { concurrency: settings.roundsPerProcess },
+            workers:
+              settings.role === "web"
+                ? null
+                : {
+                    concurrency: settings.roundsPerProcess,
+                    leaseMs: settings.visibilityTimeoutMs,
+                    singleProcess: settings.databaseUrl === null,
+                    onStarted: (started) => {
+                      stopWorkers = started.stop;
+                    },
+                  },
             operations,
           })(app, appOptions);
         },
@@ -269,6 +287,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     role: settings.role,
     async stop() {
       retention.stop();
+      stopWorkers();
       registry.close();
       // The queue stops the rounds it gave this process: their jobs are released, not completed.
       await roundQueue.stop(SHUTDOWN_GRACE_MS);

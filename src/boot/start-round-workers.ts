@@ -1,106 +1,100 @@
-import type {
-  GitHubClient,
-  RoundDependencies,
-  RoundRegistry,
-  StopReason,
-} from "../github/index.js";
-import { abandonRound, resumeUnfinishedRounds, runRoundJob } from "../github/index.js";
-import type { JobStopError, WorkQueue } from "../run/queue/index.js";
-import { createRoundJobHandler } from "../run/queue/index.js";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { GitHubClient, RoundDependencies } from "../github/index.js";
+import { giveUpRound, runRoundJob } from "../github/index.js";
+import type { RoundRegistry, Sweeper } from "../run/index.js";
+import { createRoundWorker, startSweeper } from "../run/index.js";
+import type { WorkQueue } from "../run/queue/index.js";
 import type { RunStore } from "../run/store/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import type { Clock } from "../time/index.js";
 
-export interface RoundWorkersOptions {
+export interface RoundWorkers {
+  /** Rounds the first sweep woke (due at start: interrupted, handed back, left queued). */
+  woken: number;
+  /** Stops sweeping (the queue's own stop stops the rounds). */
+  stop(): void;
+}
+
+/**
+ * Starts taking round wake-ups, then wakes every round the store says is due: those a crash or a
+ * deploy interrupted, those handed back, those whose wake-up was lost. A wake-up runs its round
+ * through `runRoundJob` under a lease (`createRoundWorker`); the store's state machine decides its
+ * fate, the queue only dispatches. With `singleProcess` (SQLite) every lease held by another owner
+ * belonged to this process's predecessor: it ended with it, so its rounds are taken over at once.
+ */
+export async function startRoundWorkers(options: {
   queue: WorkQueue;
-  /** Round jobs this process runs at once. */
+  /** Rounds this process runs at once. */
   concurrency: number;
   store: RunStore;
   registry: RoundRegistry;
   /** A client acting as the app's installation (tokens are fetched and cached by Probot). */
   installationClient: (installationId: number) => Promise<GitHubClient>;
-  /** Everything a round needs, resolved when a job is taken (the app's identity included). */
+  /** Everything a round needs, resolved when a wake-up is taken (the app's identity included). */
   dependencies: () => Promise<RoundDependencies>;
+  /** A lease unrenewed for this long is taken over; renewed every third of it. */
+  leaseMs: number;
+  singleProcess: boolean;
+  clock: Clock;
   metrics?: Pick<GadflyMetrics, "round">;
   /** Every round run here, settled when it ends: for tests and shutdown. */
   onRound?: (done: Promise<void>) => void;
-  /**
-   * A push's quiet period (`review.debounceSeconds`): a round still waiting for pushes to
-   * settle when the process stopped waits out the rest of it. None: resumed at once.
-   */
-  quietPeriod?: { debounceSeconds: number; clock: Pick<Clock, "now"> };
+  onError: (error: unknown, context: string) => void;
   /** Runs one round; `runRoundJob` (tests pass their own). */
   runJob?: typeof runRoundJob;
-}
-
-/**
- * Starts taking round jobs, then queues again every round a crash or a deploy
- * left unfinished. A job runs its round through `runRoundJob`; the job's stop
- * signal reaches the round through the registry: `cancelled` ends it as
- * cancelled, `shutdown` and `lost` stop it without a trace. Resolves with the
- * number of rounds queued again.
- */
-export async function startRoundWorkers(options: RoundWorkersOptions): Promise<number> {
-  const { store, registry, metrics } = options;
+}): Promise<RoundWorkers> {
+  const { store, queue, metrics } = options;
   const runJob = options.runJob ?? runRoundJob;
-  const handler = createRoundJobHandler({
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const handler = createRoundWorker({
     store,
-    runRound: async (round, finished, resumed) => {
+    queue,
+    registry: options.registry,
+    owner,
+    leaseMs: options.leaseMs,
+    clock: options.clock,
+    onError: options.onError,
+    run: async (claimed) => {
       const run = (async () => {
-        try {
-          const deps = await options.dependencies();
-          const octokit = await options.installationClient(round.installationId);
-          metrics?.round(resumed ? "resumed" : "started");
-          await runJob(octokit, { round, finished, resumed }, deps);
-          const ended = await store.findRound(round.id);
-          if (
-            ended?.state === "completed" ||
-            ended?.state === "failed" ||
-            ended?.state === "cancelled"
-          ) {
-            metrics?.round(ended.state);
-          }
-        } finally {
-          registry.discard(round.id);
+        const deps = await options.dependencies();
+        const octokit = await options.installationClient(claimed.round.installationId);
+        metrics?.round(claimed.resumed ? "resumed" : "started");
+        await runJob(octokit, claimed, deps);
+        const ended = await store.findRound(claimed.round.id);
+        if (
+          ended?.state === "completed" ||
+          ended?.state === "failed" ||
+          ended?.state === "cancelled"
+        ) {
+          metrics?.round(ended.state);
         }
       })();
       options.onRound?.(run.catch(() => undefined));
       await run;
     },
-    stopRound: (roundId, stop) => registry.stop(roundId, stopReasonOf(stop)),
-    abandonRound: async (round, failure) => {
-      try {
-        const deps = await options.dependencies();
-        await abandonRound(
-          await options.installationClient(round.installationId),
-          round,
-          failure,
-          deps,
-        );
-      } finally {
-        // Recorded even when GitHub is what keeps failing (then the check cannot be completed).
-        await store.finishRound(round.id, { state: "failed", failure });
-      }
+    giveUp: async (claimed, failure) => {
+      const deps = await options.dependencies();
+      await giveUpRound(
+        await options.installationClient(claimed.round.installationId),
+        claimed,
+        failure,
+        deps,
+      );
+      metrics?.round("failed");
     },
   });
-  await options.queue.work(handler, { concurrency: options.concurrency });
-  const quiet = options.quietPeriod;
-  return resumeUnfinishedRounds(
+  await queue.work(handler, {
+    concurrency: options.concurrency,
+    onHint: (roundId) => options.registry.hint(roundId),
+  });
+  if (options.singleProcess) await store.expireLeases(owner);
+  const sweeper: Sweeper = startSweeper({
     store,
-    options.queue,
-    quiet === undefined
-      ? undefined
-      : { debounceMs: quiet.debounceSeconds * 1000, now: quiet.clock.now() },
-  );
-}
-
-function stopReasonOf(stop: JobStopError): StopReason {
-  switch (stop.kind) {
-    case "cancelled":
-      return { kind: "cancelled", reason: stop.message };
-    case "shutdown":
-      return { kind: "shutdown" };
-    case "lost":
-      return { kind: "lost" };
-  }
+    queue,
+    clock: options.clock,
+    intervalMs: Math.max(1000, Math.round(options.leaseMs / 2)),
+    onError: (error) => options.onError(error, "sweeping due rounds"),
+  });
+  return { woken: await sweeper.sweep(), stop: () => sweeper.stop() };
 }

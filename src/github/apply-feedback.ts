@@ -8,9 +8,8 @@ import {
 import type { StoredFeedback, StoredRound } from "../run/store/index.js";
 import type { GadflyMetrics } from "../server/index.js";
 import type { GitHubClient } from "./github-client.js";
-import { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 
 export interface FeedbackScope {
   round: StoredRound;
@@ -29,14 +28,14 @@ export async function applyFeedback(
   octokit: GitHubClient,
   consensus: Consensus,
   scope: FeedbackScope,
-  deps: Pick<RoundDependencies, "store" | "botLogin" | "log" | "metrics" | "clock">,
+  deps: Pick<RoundDependencies, "store" | "botLogin" | "log" | "metrics" | "permissions">,
 ): Promise<Consensus> {
   const { round } = scope;
   await pollReactions(
     octokit,
     { installationId: round.installationId, repo: round.repo, pullNumber: round.pullNumber },
     deps,
-    new PermissionCache({ clock: deps.clock }),
+    deps.permissions,
   );
   const here = dismissedHere(await deps.store.feedback(round.repo, round.pullNumber));
   const elsewhere: DismissalSubject[] = scope.learn

@@ -24,6 +24,7 @@ export function budgetGitHubWrites(budget: WriteBudget) {
             installationId,
             write?.priority ?? "normal",
             requestOptions.request?.signal,
+            write?.maxWaitMs,
           );
         }
       }

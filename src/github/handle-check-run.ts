@@ -1,7 +1,7 @@
 import type { Context } from "probot";
 import { oncePerDelivery } from "./once-per-delivery.js";
 import { CHECK_RUN_NAME } from "./publish-check-run.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /** "Re-run" on our check: a new round for that SHA, if it is still the PR's head. */
@@ -30,24 +30,14 @@ export async function handleCheckRunRerequested(
     }
     if (pullNumber === undefined)
       return { kind: "skipped", reason: "no open pull request for this check" };
-    const { data: pull } = await context.octokit.rest.pulls.get({
-      ...repo,
-      pull_number: pullNumber,
-    });
-    if (pull.head.sha !== check.head_sha) {
-      return {
-        kind: "skipped",
-        reason: `check is for ${check.head_sha.slice(0, 7)}, the PR is now at ${pull.head.sha.slice(0, 7)}`,
-      };
-    }
+    // Only if the check's commit is still the PR's head, read under the PR's lock.
     return startRound(
       context.octokit,
       {
         repo,
         installationId,
         pullNumber,
-        headSha: pull.head.sha,
-        draft: pull.draft ?? false,
+        headSha: check.head_sha,
         trigger: { kind: "rerequest", deliveryId: context.id, actor: payload.sender.login },
       },
       deps,

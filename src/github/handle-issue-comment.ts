@@ -5,9 +5,11 @@ import { oncePerDelivery } from "./once-per-delivery.js";
 import { parseTriggerComment } from "./parse-trigger-comment.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { skipNonHuman } from "./skip-non-human.js";
 import { type StartOutcome, startRound } from "./start-round.js";
+import { WriteBudgetTimeoutError } from "./write-budget.js";
+import { DELIVERY_WRITE_WAIT_MS } from "./write-grant.js";
 
 /**
  * `@gadfly review` (the repo's phrase; `@gadfly review full` for the whole PR) on a pull request, by someone who can
@@ -55,24 +57,26 @@ export async function handleIssueComment(
   );
   if (!decision.allowed) return { kind: "skipped", reason: decision.reason };
   return oncePerDelivery(context, deps, async () => {
-    await context.octokit.rest.reactions.createForIssueComment({
-      ...repo,
-      comment_id: comment.id,
-      content: "eyes",
-    });
-    const { data: pull } = await context.octokit.rest.pulls.get({
-      ...repo,
-      pull_number: payload.issue.number,
-    });
-    if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
+    // 👀 says the comment was seen; a spent write budget skips it, never the round.
+    await context.octokit.rest.reactions
+      .createForIssueComment({
+        ...repo,
+        comment_id: comment.id,
+        content: "eyes",
+        request: { gadflyWrite: { maxWaitMs: DELIVERY_WRITE_WAIT_MS } },
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof WriteBudgetTimeoutError)) throw error;
+        deps.log.warn({}, "👀 not posted: GitHub's write budget is spent");
+      });
     return startRound(
       context.octokit,
       {
         repo,
         installationId,
-        pullNumber: pull.number,
-        headSha: pull.head.sha,
-        draft: pull.draft ?? false,
+        pullNumber: payload.issue.number,
+        // The PR's head now, read under its lock.
+        headSha: null,
         trigger: {
           kind: "comment",
           deliveryId: context.id,

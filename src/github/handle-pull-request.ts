@@ -1,6 +1,6 @@
 import type { Context } from "probot";
 import { oncePerDelivery } from "./once-per-delivery.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /**
@@ -25,31 +25,19 @@ export async function handlePullRequest(
     return { kind: "skipped", reason: "no installation in the payload" };
   if (payload.pull_request.state !== "open")
     return { kind: "skipped", reason: "pull request is not open" };
-  return oncePerDelivery(context, deps, async () => {
-    const repo = context.repo();
-    // A late delivery must not supersede the round of a newer push: review the current head.
-    const { data: pull } = await context.octokit.rest.pulls.get({
-      ...repo,
-      pull_number: payload.pull_request.number,
-    });
-    if (pull.state !== "open") return { kind: "skipped", reason: "pull request is not open" };
-    if (pull.head.sha !== payload.pull_request.head.sha) {
-      return {
-        kind: "skipped",
-        reason: `stale delivery for ${payload.pull_request.head.sha.slice(0, 7)}`,
-      };
-    }
-    return startRound(
+  return oncePerDelivery(context, deps, async () =>
+    // The head is checked against the PR's current one under the PR's lock (startRound): a late
+    // delivery for an older head must not supersede the round of a newer push.
+    startRound(
       context.octokit,
       {
-        repo,
+        repo: context.repo(),
         installationId,
-        pullNumber: pull.number,
-        headSha: pull.head.sha,
-        draft: pull.draft ?? false,
+        pullNumber: payload.pull_request.number,
+        headSha: payload.pull_request.head.sha,
         trigger: { kind: "push", deliveryId: context.id },
       },
       deps,
-    );
-  });
+    ),
+  );
 }

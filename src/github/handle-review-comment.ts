@@ -5,7 +5,7 @@ import { mentionOf, parseFeedbackCommand } from "./parse-feedback-command.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
 import { recordThreadFeedback } from "./record-thread-feedback.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { skipNonHuman } from "./skip-non-human.js";
 import type { StartOutcome } from "./start-round.js";
 

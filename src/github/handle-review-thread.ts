@@ -2,7 +2,7 @@ import type { Context } from "probot";
 import type { TriggerDecision } from "./can-trigger-review.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { recordThreadFeedback } from "./record-thread-feedback.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { skipNonHuman } from "./skip-non-human.js";
 import type { StartOutcome } from "./start-round.js";
 

@@ -1,9 +1,9 @@
 // Front door of src/github: the GitHub adapter: webhook handlers, rounds on pull requests, publishing.
 // Other folders import only from here; this lists what they use today.
-export { abandonRound } from "./abandon-round.js";
 export { budgetGitHubWrites } from "./budget-github-writes.js";
 export type { TriggerDecision } from "./can-trigger-review.js";
 export { ConventionCache } from "./convention-cache.js";
+export { createsAnew, noBlindCreateRetries } from "./create-once.js";
 export { describeError } from "./describe-error.js";
 export { type ExtractResult, extractTarball, unlistedSkipsNote } from "./extract-tarball.js";
 export type { GitHubClient } from "./github-client.js";
@@ -16,10 +16,9 @@ export { hourlyWriteShape } from "./hourly-write-shape.js";
 export { KILL_POINTS, type KillPoint } from "./kill-points.js";
 export { PermissionCache } from "./permission-cache.js";
 export { redactOutgoingText } from "./redact-outgoing-text.js";
-export { resumeUnfinishedRounds } from "./resume-unfinished-rounds.js";
-export { RoundRegistry, type StopReason } from "./round-registry.js";
-export type { RoundDependencies, RoundLog } from "./run-pull-request-round.js";
-export { runRoundJob } from "./run-round-job.js";
+export { giveUpRound } from "./round/give-up-round.js";
+export { runRoundJob } from "./round/run-round-job.js";
+export type { RoundDependencies, RoundLog } from "./round-dependencies.js";
 export type { StartOutcome } from "./start-round.js";
 export {
   CheckRunPayload,

@@ -1,5 +1,5 @@
 import { describeError } from "./describe-error.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import type { StartOutcome } from "./start-round.js";
 
 /**

@@ -4,7 +4,7 @@ import { describeError } from "./describe-error.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { recordFeedback } from "./record-feedback.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 
 /** Inline comments whose reactions one poll reads at most (the latest posted): bounds its requests. */
 export const POLLED_COMMENTS = 50;

@@ -5,7 +5,8 @@ import type { RoundStatus } from "../run/index.js";
 import type { StoredRound } from "../run/store/index.js";
 import type { GitHubClient } from "./github-client.js";
 import { publishStatusBoard } from "./publish-status-board.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
+import { DELIVERY_WRITE_WAIT_MS } from "./write-grant.js";
 
 /**
  * The board of a push's round that waits for pushes to settle, posted by the
@@ -45,8 +46,9 @@ export async function postWaitingBoard(
     status,
     render,
     undefined,
-    // The first sign the push was seen, posted while the delivery waits: not held back.
-    { priority: "normal" },
+    // The first sign the push was seen, posted while the delivery waits: not held back, and
+    // never waiting for a token past what GitHub waits for the delivery's answer.
+    { priority: "normal", maxWaitMs: DELIVERY_WRITE_WAIT_MS },
   );
   await deps.store.setArtifacts(round.id, { statusCommentId: id });
 }

@@ -1,7 +1,18 @@
 import { agreementOf, type Cluster } from "../consensus/index.js";
 import type { ChangedLineIndex } from "../diff/index.js";
+import type { Clock } from "../time/index.js";
+import { createOnce } from "./create-once.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import { type RateLimitWait, retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+
+/** The round's clock (its times on the check) and how a rate-limited write waits. */
+export interface CheckRunWait extends RateLimitWait {
+  clock?: Pick<Clock, "now" | "setTimeout" | "clearTimeout">;
+}
+
+function nowOf(wait: CheckRunWait): number {
+  return wait.clock?.now() ?? Date.now();
+}
 
 /** GitHub takes at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -29,19 +40,28 @@ export async function startCheckRun(
   headSha: string,
   output: CheckRunOutputText,
   externalId: string,
+  wait: CheckRunWait = {},
 ): Promise<number> {
-  const { data } = await retrySecondaryRateLimit(() =>
-    octokit.rest.checks.create({
-      ...repo,
-      name: CHECK_RUN_NAME,
-      head_sha: headSha,
-      status: "in_progress",
-      started_at: new Date().toISOString(),
-      external_id: externalId,
-      output,
-    }),
+  // Found again by its external_id (the round's id) when GitHub did not confirm it.
+  return createOnce(
+    async () => {
+      const { data } = await retrySecondaryRateLimit(
+        () =>
+          octokit.rest.checks.create({
+            ...repo,
+            name: CHECK_RUN_NAME,
+            head_sha: headSha,
+            status: "in_progress",
+            started_at: new Date(nowOf(wait)).toISOString(),
+            external_id: externalId,
+            output,
+          }),
+        wait,
+      );
+      return data.id;
+    },
+    () => findOwnCheckRun(octokit, repo, headSha, externalId),
   );
-  return data.id;
 }
 
 /**
@@ -56,6 +76,7 @@ export async function completeCheckRun(
   conclusion: "neutral" | "cancelled",
   output: CheckRunOutputText,
   annotations: readonly CheckAnnotation[] = [],
+  wait: CheckRunWait = {},
 ): Promise<void> {
   const batches: CheckAnnotation[][] = [];
   for (let start = 0; start < annotations.length; start += ANNOTATIONS_PER_REQUEST) {
@@ -63,23 +84,27 @@ export async function completeCheckRun(
   }
   const last = batches.pop() ?? [];
   for (const batch of batches) {
-    await retrySecondaryRateLimit(() =>
+    await retrySecondaryRateLimit(
+      () =>
+        octokit.rest.checks.update({
+          ...repo,
+          check_run_id: checkRunId,
+          output: { ...output, annotations: batch },
+        }),
+      wait,
+    );
+  }
+  await retrySecondaryRateLimit(
+    () =>
       octokit.rest.checks.update({
         ...repo,
         check_run_id: checkRunId,
-        output: { ...output, annotations: batch },
+        status: "completed",
+        conclusion,
+        completed_at: new Date(nowOf(wait)).toISOString(),
+        output: last.length === 0 ? output : { ...output, annotations: last },
       }),
-    );
-  }
-  await retrySecondaryRateLimit(() =>
-    octokit.rest.checks.update({
-      ...repo,
-      check_run_id: checkRunId,
-      status: "completed",
-      conclusion,
-      completed_at: new Date().toISOString(),
-      output: last.length === 0 ? output : { ...output, annotations: last },
-    }),
+    wait,
   );
 }
 
@@ -114,4 +139,25 @@ export function checkAnnotations(
 
 function truncate(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
+
+/**
+ * The check run a round already created on its head SHA, or null: our check's name and the
+ * round's id as its `external_id`. A round killed after GitHub created its check, but before
+ * the check's id was stored, adopts it instead of starting a second one.
+ */
+export async function findOwnCheckRun(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  headSha: string,
+  externalId: string,
+): Promise<number | null> {
+  const runs = await octokit.paginate(octokit.rest.checks.listForRef, {
+    ...repo,
+    ref: headSha,
+    check_name: CHECK_RUN_NAME,
+    filter: "all",
+    per_page: 100,
+  });
+  return runs.find((run) => run.external_id === externalId)?.id ?? null;
 }

@@ -2,7 +2,7 @@ import type { Consensus } from "../consensus/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { isModelCommentMarker, MARKERS, renderConsensusComment } from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import { type RateLimitWait, retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
 
 export interface ConsensusTarget {
@@ -13,6 +13,8 @@ export interface ConsensusTarget {
   meta: unknown;
   findingUrls?: Readonly<Record<string, string>>;
   render?: RenderOptions;
+  /** How writes wait out GitHub's secondary rate limit (the round's clock and signal). */
+  wait?: RateLimitWait;
 }
 
 export interface PublishedConsensus {
@@ -37,7 +39,12 @@ export async function publishConsensus(
     ...(target.findingUrls === undefined ? {} : { findingUrls: target.findingUrls }),
   };
   let rendered = renderConsensusComment(consensus, options);
-  const sticky = { repo: target.repo, issueNumber: target.pullNumber, botLogin: target.botLogin };
+  const sticky = {
+    repo: target.repo,
+    issueNumber: target.pullNumber,
+    botLogin: target.botLogin,
+    ...(target.wait === undefined ? {} : { wait: target.wait }),
+  };
   const modelCommentUrls: Record<string, string> = {};
   for (const overflow of rendered.overflow) {
     const posted = await upsertStickyComment(
@@ -83,8 +90,9 @@ async function deleteStaleOverflow(
     if (comment.user?.login.toLowerCase() !== login) continue;
     const firstLine = (comment.body ?? "").split("\n", 1)[0] ?? "";
     if (isModelCommentMarker(firstLine) && !keep.has(firstLine)) {
-      await retrySecondaryRateLimit(() =>
-        octokit.rest.issues.deleteComment({ ...target.repo, comment_id: comment.id }),
+      await retrySecondaryRateLimit(
+        () => octokit.rest.issues.deleteComment({ ...target.repo, comment_id: comment.id }),
+        target.wait,
       );
     }
   }

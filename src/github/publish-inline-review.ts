@@ -11,8 +11,10 @@ import {
   renderInlineReviewBody,
   type UnplacedFinding,
 } from "../render/index.js";
+import { createOnce } from "./create-once.js";
+import { findOwnReview } from "./find-own-review.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import { type RateLimitWait, retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 import { unplacedToList } from "./unplaced-to-list.js";
 
 /** GitHub shows long reviews poorly and each comment is a notification: cap them. */
@@ -35,6 +37,10 @@ export interface InlineReviewRequest {
   render?: RenderOptions;
   /** The round posting it, named in the body's hidden meta line (how a resumed round finds it). */
   runId?: string;
+  /** Our bot's login: with `runId`, how an unconfirmed post is found instead of posted twice. */
+  botLogin?: string;
+  /** How writes wait out GitHub's secondary rate limit (the round's clock and signal). */
+  wait?: RateLimitWait;
 }
 
 export interface InlineReviewResult {
@@ -185,21 +191,38 @@ export async function publishInlineReview(
   }
 }
 
+/**
+ * Posts one review. When GitHub does not confirm it (a 5xx after creating it is common), the
+ * round's review is looked for by the round's id in its meta line and adopted; without a round
+ * id there is nothing to look for, and it is not sent again.
+ */
 async function createReview(
   octokit: GitHubClient,
   request: InlineReviewRequest,
   body: string,
   comments: PlannedComment[],
 ): Promise<number> {
-  const { data } = await retrySecondaryRateLimit(() =>
-    octokit.rest.pulls.createReview({
-      ...request.repo,
-      pull_number: request.pullNumber,
-      commit_id: request.headSha,
-      event: "COMMENT",
-      body,
-      comments: comments.map(({ fingerprint: _fingerprint, ...comment }) => comment),
-    }),
+  const { runId, botLogin } = request;
+  return createOnce(
+    async () => {
+      const { data } = await retrySecondaryRateLimit(
+        () =>
+          octokit.rest.pulls.createReview({
+            ...request.repo,
+            pull_number: request.pullNumber,
+            commit_id: request.headSha,
+            event: "COMMENT",
+            body,
+            comments: comments.map(({ fingerprint: _fingerprint, ...comment }) => comment),
+          }),
+        request.wait,
+      );
+      return data.id;
+    },
+    async () =>
+      runId === undefined || botLogin === undefined
+        ? null
+        : findOwnReview(octokit, { ...request, runId, botLogin }),
+    runId === undefined || botLogin === undefined ? { attempts: 1 } : {},
   );
-  return data.id;
 }

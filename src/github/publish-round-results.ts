@@ -2,12 +2,13 @@ import type { Consensus, InlinePolicy } from "../consensus/index.js";
 import { ChangedLineIndex, type DiffFile } from "../diff/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { findingMarkerIn, renderCheckRunOutput } from "../render/index.js";
+import type { StopReason } from "../run/index.js";
 import type { StoredRound } from "../run/store/index.js";
 import { describeError } from "./describe-error.js";
 import { findOwnReview } from "./find-own-review.js";
 import type { GitHubClient } from "./github-client.js";
 import type { KillPoint } from "./kill-points.js";
-import { checkAnnotations, completeCheckRun } from "./publish-check-run.js";
+import { type CheckRunWait, checkAnnotations, completeCheckRun } from "./publish-check-run.js";
 import { publishConsensus } from "./publish-consensus.js";
 import {
   type InlineReviewRequest,
@@ -15,7 +16,7 @@ import {
   publishInlineReview,
 } from "./publish-inline-review.js";
 import { resolveFixedThreads } from "./resolve-fixed-threads.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 
 /** The steps a round records in the store (`RunStore.markPublishStep`), in order. */
 type PublishStep = "consensus" | "review" | "inline" | "check";
@@ -34,53 +35,93 @@ export interface RoundResults {
    * GitHub need not be asked to list the PR's comments to find it (found anew if it is gone).
    */
   knownConsensusId?: number;
+  /** The round's clock, and its signal ending any wait on GitHub's secondary rate limit. */
+  wait?: CheckRunWait;
 }
 
 /**
- * What publishing asks of the round running it: whether it must stop before the next step
- * (throws PublishingStopped when superseded, cancelled, taken over or shut down), and the
- * test-only kill points.
+ * What publishing asks of the round running it: why it must stop before the next step (superseded,
+ * cancelled, taken over, shut down; null to go on), and the test-only kill points.
  */
 export interface PublishControl {
-  beforeStep(): Promise<void>;
+  beforeStep(): Promise<StopReason | null>;
   reached(point: KillPoint): void;
 }
 
 /** For a caller with nothing that stops it (a unit test): every step goes ahead. */
-const UNSTOPPED: PublishControl = { beforeStep: async () => undefined, reached: () => undefined };
+const UNSTOPPED: PublishControl = { beforeStep: async () => null, reached: () => undefined };
+
+type PublishDeps = Pick<RoundDependencies, "store" | "botLogin" | "log">;
+
+/** What the steps share: the round, the lines comments may go on, what earlier runs recorded. */
+interface Publishing {
+  octokit: GitHubClient;
+  results: RoundResults;
+  deps: PublishDeps;
+  control: PublishControl;
+  index: ChangedLineIndex;
+  steps: Record<string, "intent" | "done">;
+  consensusUrl: string;
+  reviewId: number | null;
+  /** What this run's own review put inline; unknown (null) for a review posted before a restart. */
+  postedNow: readonly string[] | null;
+}
 
 /**
- * Publishes a finished round: the consensus comment, then the inline review
- * linking to it (only the findings `publish` selects; every one is in the
- * consensus comment), then the check. Each step records its intent in the store
- * before its GitHub call and `done` once its result is stored, and the round's stop
- * is asked before each: a round resumed after a kill at any point finds what it
- * already posted (sticky comments by marker, the review by the round's id in its
- * meta line) and posts nothing twice; a superseded round stops before the next step.
+ * Publishes a finished round: the consensus comment, then the inline review linking to it (only
+ * the findings `publish` selects; every one is in the consensus comment), the threads of fixed
+ * findings, then the check. Each step records its intent in the store before its GitHub call and
+ * `done` once its result is stored, and the round's stop is asked before each: a round resumed
+ * after a kill at any point finds what it already posted (sticky comments by marker, the review by
+ * the round's id in its meta line) and posts nothing twice; a stopped round posts nothing more and
+ * returns why.
  */
 export async function publishRoundResults(
   octokit: GitHubClient,
   results: RoundResults,
-  deps: Pick<RoundDependencies, "store" | "botLogin" | "log">,
+  deps: PublishDeps,
   control: PublishControl = UNSTOPPED,
-): Promise<void> {
-  const { round, consensus, render } = results;
-  const repo = round.repo;
-  const { store } = deps;
-  const index = ChangedLineIndex.fromFiles(results.files);
-  const steps = await store.publishSteps(round.id);
-  const begin = async (step: PublishStep) => {
-    await control.beforeStep();
-    await store.markPublishStep(round.id, step, "intent");
+): Promise<StopReason | null> {
+  const publishing: Publishing = {
+    octokit,
+    results,
+    deps,
+    control,
+    index: ChangedLineIndex.fromFiles(results.files),
+    steps: await deps.store.publishSteps(results.round.id),
+    consensusUrl: "",
+    reviewId: results.round.artifacts.reviewId ?? null,
+    postedNow: null,
   };
-  const done = (step: PublishStep) => store.markPublishStep(round.id, step, "done");
+  for (const step of [postConsensus, postReview, recordInline, followFixedThreads, completeCheck]) {
+    const stopped = await step(publishing);
+    if (stopped !== null) return stopped;
+  }
+  return null;
+}
 
-  // The sticky consensus comment is found by its marker: written again on resume, never twice.
+/** Asks the round's stop, then records the step's intent: null to go on. */
+async function begin(publishing: Publishing, step: PublishStep): Promise<StopReason | null> {
+  const stopped = await publishing.control.beforeStep();
+  if (stopped !== null) return stopped;
+  await publishing.deps.store.markPublishStep(publishing.results.round.id, step, "intent");
+  return null;
+}
+
+function done(publishing: Publishing, step: PublishStep): Promise<void> {
+  return publishing.deps.store.markPublishStep(publishing.results.round.id, step, "done");
+}
+
+/** The sticky consensus comment, found by its marker: written again on resume, never twice. */
+async function postConsensus(publishing: Publishing): Promise<StopReason | null> {
+  const { results, deps, control } = publishing;
+  const { round, consensus } = results;
   control.reached("before-consensus");
-  await begin("consensus");
+  const stopped = await begin(publishing, "consensus");
+  if (stopped !== null) return stopped;
   const knownConsensusId = round.artifacts.consensusCommentId ?? results.knownConsensusId;
-  const published = await publishConsensus(octokit, consensus, {
-    repo,
+  const published = await publishConsensus(publishing.octokit, consensus, {
+    repo: round.repo,
     pullNumber: round.pullNumber,
     botLogin: deps.botLogin,
     ...(knownConsensusId === undefined ? {} : { knownId: knownConsensusId }),
@@ -90,96 +131,129 @@ export async function publishRoundResults(
       round: round.number,
       fingerprints: consensus.clusters.map((cluster) => cluster.fingerprint),
     },
-    render,
+    render: results.render,
+    ...(results.wait === undefined ? {} : { wait: results.wait }),
   });
-  await store.setArtifacts(round.id, { consensusCommentId: published.id });
-  await done("consensus");
+  publishing.consensusUrl = published.url;
+  await deps.store.setArtifacts(round.id, { consensusCommentId: published.id });
+  await done(publishing, "consensus");
   control.reached("after-consensus");
+  return null;
+}
 
-  // One review per round. Posted only if no earlier run of the round recorded it, and, when
-  // one may have reached GitHub unrecorded (its intent without its result), only if GitHub
-  // does not show it: then it is adopted.
-  let reviewId = round.artifacts.reviewId ?? null;
-  /** What this run's own review put inline; unknown (null) for a review posted before a restart. */
-  let postedNow: readonly string[] | null = null;
-  if (steps.review !== "done" && reviewId === null) {
-    const request: InlineReviewRequest = {
-      repo,
-      pullNumber: round.pullNumber,
-      headSha: round.headSha,
-      clusters: consensus.clusters,
-      index,
-      alreadyPosted: new Set(
-        (await store.postedInline(repo, round.pullNumber)).map((posted) => posted.fingerprint),
-      ),
-      alreadyListed: new Set(await store.listedUnplaced(repo, round.pullNumber)),
-      policy: results.publish,
-      consensusUrl: published.url,
-      render,
-      runId: round.id,
-    };
-    const plan = planInlineReview(request);
-    control.reached("before-review");
-    await begin("review");
-    const adopted =
-      steps.review === "intent"
-        ? await findOwnReview(octokit, {
-            repo,
-            pullNumber: round.pullNumber,
-            headSha: round.headSha,
-            runId: round.id,
-            botLogin: deps.botLogin,
-          })
-        : null;
-    let listed = plan.listed;
-    if (adopted !== null) {
-      reviewId = adopted;
-      deps.log.info({ round: round.id, reviewId }, "adopted the review posted before a restart");
-    } else {
-      const review = await publishInlineReview(octokit, request, plan);
-      reviewId = review.reviewId;
-      listed = review.unplaced;
-      postedNow = review.posted;
-      if (reviewId !== null) control.reached("after-review-posted");
-    }
-    if (reviewId !== null) {
-      await store.setArtifacts(round.id, { reviewId });
-      await store.saveListedUnplaced(
-        repo,
-        round.pullNumber,
-        listed.map((entry) => entry.cluster.fingerprint),
-      );
-    }
-    await done("review");
-    if (reviewId !== null) control.reached("after-review-recorded");
+/**
+ * One review per round. Posted only if no earlier run of the round recorded it, and, when one
+ * may have reached GitHub unrecorded (its intent without its result), only if GitHub does not
+ * show it: then it is adopted.
+ */
+async function postReview(publishing: Publishing): Promise<StopReason | null> {
+  const { results, deps, control, octokit } = publishing;
+  const { round } = results;
+  if (publishing.steps.review === "done" || publishing.reviewId !== null) return null;
+  const request = await inlineReviewRequest(publishing);
+  const plan = planInlineReview(request);
+  control.reached("before-review");
+  const stopped = await begin(publishing, "review");
+  if (stopped !== null) return stopped;
+  const adopted =
+    publishing.steps.review === "intent"
+      ? await findOwnReview(octokit, { ...request, runId: round.id, botLogin: deps.botLogin })
+      : null;
+  let listed = plan.listed;
+  if (adopted !== null) {
+    publishing.reviewId = adopted;
+    deps.log.info(
+      { round: round.id, reviewId: adopted },
+      "adopted the review posted before a restart",
+    );
+  } else {
+    const review = await publishInlineReview(octokit, request, plan);
+    publishing.reviewId = review.reviewId;
+    listed = review.unplaced;
+    publishing.postedNow = review.posted;
+    if (review.reviewId !== null) control.reached("after-review-posted");
   }
-  // The review's inline comments, recorded by the fingerprints their markers name so later
-  // rounds do not repeat them: read back from GitHub, so a round killed before recording
-  // them (or one that adopted its review) records exactly what the review holds. It posts
-  // nothing, so a round superseded meanwhile still records what its review put on the PR.
-  if (reviewId !== null && steps.inline !== "done") {
-    await store.markPublishStep(round.id, "inline", "intent");
-    if (postedNow === null || postedNow.length > 0) {
-      await recordPostedComments(octokit, round, reviewId, deps);
-    }
-    await done("inline");
-    control.reached("after-inline-recorded");
+  if (publishing.reviewId !== null) {
+    await deps.store.setArtifacts(round.id, { reviewId: publishing.reviewId });
+    const fingerprints = listed.map((entry) => entry.cluster.fingerprint);
+    await deps.store.saveListedUnplaced(round.repo, round.pullNumber, fingerprints);
   }
-  // Threads follow the code: our inline comments on findings this round found fixed get a
-  // "Fixed in <sha>." reply (once) and are resolved. Outside the one-review guard, so a resumed
-  // round finishes what it began; idempotent, and never fails the round.
+  await done(publishing, "review");
+  if (publishing.reviewId !== null) control.reached("after-review-recorded");
+  return null;
+}
+
+async function inlineReviewRequest(publishing: Publishing): Promise<InlineReviewRequest> {
+  const { results, deps } = publishing;
+  const { round } = results;
+  const posted = await deps.store.postedInline(round.repo, round.pullNumber);
+  return {
+    repo: round.repo,
+    pullNumber: round.pullNumber,
+    headSha: round.headSha,
+    clusters: results.consensus.clusters,
+    index: publishing.index,
+    alreadyPosted: new Set(posted.map((entry) => entry.fingerprint)),
+    alreadyListed: new Set(await deps.store.listedUnplaced(round.repo, round.pullNumber)),
+    policy: results.publish,
+    consensusUrl: publishing.consensusUrl,
+    render: results.render,
+    runId: round.id,
+    botLogin: deps.botLogin,
+    ...(results.wait === undefined ? {} : { wait: results.wait }),
+  };
+}
+
+/**
+ * The review's inline comments, recorded by the fingerprints their markers name so later rounds
+ * do not repeat them: read back from GitHub, so a round killed before recording them (or one that
+ * adopted its review) records exactly what the review holds. It posts nothing, so a round stopped
+ * meanwhile still records what its review put on the PR.
+ */
+async function recordInline(publishing: Publishing): Promise<StopReason | null> {
+  const { results, deps, control, reviewId } = publishing;
+  if (reviewId === null || publishing.steps.inline === "done") return null;
+  const { round } = results;
+  await deps.store.markPublishStep(round.id, "inline", "intent");
+  if (publishing.postedNow === null || publishing.postedNow.length > 0) {
+    const comments = await publishing.octokit.paginate(
+      publishing.octokit.rest.pulls.listCommentsForReview,
+      { ...round.repo, pull_number: round.pullNumber, review_id: reviewId, per_page: 100 },
+    );
+    for (const comment of comments) {
+      const fingerprint = findingMarkerIn(comment.body);
+      if (fingerprint !== null) {
+        await deps.store.savePostedInline(round.repo, round.pullNumber, fingerprint, comment.id);
+      }
+    }
+  }
+  await done(publishing, "inline");
+  control.reached("after-inline-recorded");
+  return null;
+}
+
+/**
+ * Threads follow the code: our inline comments on findings this round found fixed get a "Fixed in
+ * <sha>." reply (once) and are resolved. Outside the one-review guard, so a resumed round finishes
+ * what it began; idempotent, and never fails the round. Then the round's findings are saved: the
+ * next round compares against them (and carries what nobody reports again).
+ */
+async function followFixedThreads(publishing: Publishing): Promise<StopReason | null> {
+  const { results, deps } = publishing;
+  const { round, consensus } = results;
   const fixed = consensus.comparison?.fixed ?? [];
   if (fixed.length > 0) {
-    await control.beforeStep();
+    const stopped = await publishing.control.beforeStep();
+    if (stopped !== null) return stopped;
     const threads = await resolveFixedThreads(
-      octokit,
+      publishing.octokit,
       {
-        repo,
+        repo: round.repo,
         pullNumber: round.pullNumber,
         headSha: round.headSha,
         botLogin: deps.botLogin,
         fixed: fixed.map((finding) => finding.fingerprint),
-        posted: await deps.store.postedInline(repo, round.pullNumber),
+        posted: await deps.store.postedInline(round.repo, round.pullNumber),
       },
       { store: deps.store },
     );
@@ -195,58 +269,46 @@ export async function publishRoundResults(
       );
     }
   }
-  await deps.store.saveFingerprints(
-    round.id,
-    // The detail lets a later incremental round carry a finding nobody reports again.
-    consensus.clusters.map((cluster) => ({
-      fingerprint: cluster.fingerprint,
-      title: cluster.representative.title,
-      file: cluster.representative.file,
-      line: cluster.representative.line,
-      severity: cluster.severity,
-      detail: {
-        endLine: cluster.representative.endLine,
-        models: cluster.models,
-        ...(cluster.confirmedBy === undefined ? {} : { confirmedBy: cluster.confirmedBy }),
-        lens: cluster.representative.lens,
-        confidence: cluster.representative.confidence,
-        body: cluster.representative.body,
-        ...(cluster.carried === undefined ? {} : { since: cluster.carried.since }),
-      },
-    })),
-  );
-  // Completing the check is an edit: done again on resume, never a second check.
-  control.reached("before-check");
-  await begin("check");
-  await completeCheckRun(
-    octokit,
-    repo,
-    results.checkRunId,
-    "neutral",
-    renderCheckRunOutput(consensus, render),
-    checkAnnotations(consensus.clusters, index),
-  );
-  await done("check");
-  control.reached("after-check");
+  await deps.store.saveFingerprints(round.id, consensus.clusters.map(savedFinding));
+  return null;
 }
 
-/** Stores each inline comment's id by the fingerprint its marker names: later rounds do not repeat it. */
-async function recordPostedComments(
-  octokit: GitHubClient,
-  round: StoredRound,
-  reviewId: number,
-  deps: Pick<RoundDependencies, "store">,
-): Promise<void> {
-  const comments = await octokit.paginate(octokit.rest.pulls.listCommentsForReview, {
-    ...round.repo,
-    pull_number: round.pullNumber,
-    review_id: reviewId,
-    per_page: 100,
-  });
-  for (const comment of comments) {
-    const fingerprint = findingMarkerIn(comment.body);
-    if (fingerprint !== null) {
-      await deps.store.savePostedInline(round.repo, round.pullNumber, fingerprint, comment.id);
-    }
-  }
+/** What a later incremental round needs to carry a finding nobody reports again. */
+function savedFinding(cluster: Consensus["clusters"][number]) {
+  return {
+    fingerprint: cluster.fingerprint,
+    title: cluster.representative.title,
+    file: cluster.representative.file,
+    line: cluster.representative.line,
+    severity: cluster.severity,
+    detail: {
+      endLine: cluster.representative.endLine,
+      models: cluster.models,
+      ...(cluster.confirmedBy === undefined ? {} : { confirmedBy: cluster.confirmedBy }),
+      lens: cluster.representative.lens,
+      confidence: cluster.representative.confidence,
+      body: cluster.representative.body,
+      ...(cluster.carried === undefined ? {} : { since: cluster.carried.since }),
+    },
+  };
+}
+
+/** Completing the check is an edit: done again on resume, never a second check. */
+async function completeCheck(publishing: Publishing): Promise<StopReason | null> {
+  const { results, control } = publishing;
+  control.reached("before-check");
+  const stopped = await begin(publishing, "check");
+  if (stopped !== null) return stopped;
+  await completeCheckRun(
+    publishing.octokit,
+    results.round.repo,
+    results.checkRunId,
+    "neutral",
+    renderCheckRunOutput(results.consensus, results.render),
+    checkAnnotations(results.consensus.clusters, publishing.index),
+    results.wait,
+  );
+  await done(publishing, "check");
+  control.reached("after-check");
+  return null;
 }

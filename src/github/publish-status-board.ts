@@ -23,7 +23,7 @@ export async function publishStatusBoard(
   status: RoundStatus,
   render: RenderOptions,
   knownId: number | undefined,
-  budget: { priority?: WritePriority; grant?: WriteGrant | undefined } = {},
+  budget: { priority?: WritePriority; grant?: WriteGrant | undefined; maxWaitMs?: number } = {},
 ): Promise<number> {
   const posted = await upsertStickyComment(
     octokit,
@@ -33,7 +33,11 @@ export async function publishStatusBoard(
       marker: MARKERS.statusBoard,
       botLogin: target.botLogin,
       ...(knownId === undefined ? {} : { knownId }),
-      write: { priority: budget.priority ?? "board", grant: budget.grant },
+      write: {
+        priority: budget.priority ?? "board",
+        grant: budget.grant,
+        ...(budget.maxWaitMs === undefined ? {} : { maxWaitMs: budget.maxWaitMs }),
+      },
     },
     renderStatusBoard(status, render),
   );

@@ -4,7 +4,7 @@ import type { GitHubClient, RepoRef } from "./github-client.js";
 import { oncePerDelivery } from "./once-per-delivery.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { recordFeedback } from "./record-feedback.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import type { StartOutcome } from "./start-round.js";
 
 export interface ThreadFeedback {

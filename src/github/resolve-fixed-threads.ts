@@ -1,5 +1,6 @@
 import { findingMarkerIn } from "../render/index.js";
 import type { RunStore } from "../run/store/index.js";
+import { createOnce } from "./create-once.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
@@ -180,16 +181,21 @@ async function settle(
       // One posted by a run that died before recording it is recorded now, not posted again.
       let replyId = thread.ourFixedReplyId;
       if (replyId === null) {
-        const { data } = await retrySecondaryRateLimit(() =>
-          octokit.rest.pulls.createReplyForReviewComment({
-            ...request.repo,
-            pull_number: request.pullNumber,
-            comment_id: target.commentId,
-            body: fixedReplyBody(request.headSha),
-          }),
+        replyId = await createOnce(
+          async () => {
+            const { data } = await retrySecondaryRateLimit(() =>
+              octokit.rest.pulls.createReplyForReviewComment({
+                ...request.repo,
+                pull_number: request.pullNumber,
+                comment_id: target.commentId,
+                body: fixedReplyBody(request.headSha),
+              }),
+            );
+            return data.id;
+          },
+          () => findFixedReply(octokit, request, target.commentId),
         );
         replied = true;
-        replyId = data.id;
       }
       await deps.store.saveFixedReply(
         request.repo,
@@ -276,4 +282,27 @@ async function findThreads(
     after = connection.pageInfo.endCursor;
   }
   return found;
+}
+
+/**
+ * Our "fixed" reply under an inline comment, looked for when GitHub did not confirm posting it:
+ * among the pull request's review comments, a reply to it by our bot that says it was fixed.
+ */
+async function findFixedReply(
+  octokit: GitHubClient,
+  request: FixedThreadsRequest,
+  commentId: number,
+): Promise<number | null> {
+  const comments = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
+    ...request.repo,
+    pull_number: request.pullNumber,
+    per_page: 100,
+  });
+  const reply = comments.find(
+    (comment) =>
+      comment.in_reply_to_id === commentId &&
+      isOurLogin(comment.user?.login ?? null, request.botLogin) &&
+      comment.body.startsWith(fixedReplyBody(request.headSha).split("\n")[0] ?? ""),
+  );
+  return reply?.id ?? null;
 }

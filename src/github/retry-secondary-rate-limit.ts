@@ -1,21 +1,27 @@
-import { sleep } from "../time/index.js";
+import { type Clock, sleep } from "../time/index.js";
 
-export interface SecondaryRateLimitRetryOptions {
+/**
+ * How a write waits out GitHub's secondary rate limit: on the round's clock, and no longer than
+ * the round lives (its signal ends the wait, with the signal's reason).
+ */
+export interface RateLimitWait {
+  signal?: AbortSignal;
+  clock?: Pick<Clock, "setTimeout" | "clearTimeout">;
+}
+
+export interface SecondaryRateLimitRetryOptions extends RateLimitWait {
   /** Attempts after the first. */
   retries: number;
   /** A longer wait than this is not waited out: the error is rethrown. */
   maxWaitMs: number;
-  sleep: (milliseconds: number) => Promise<void>;
+  /** Replaces the clock's wait entirely (tests record the waits asked for). */
+  sleep?: (milliseconds: number) => Promise<void>;
 }
 
 /** GitHub asks for at least a minute when it names no wait. */
 const UNNAMED_WAIT_MS = 60_000;
 
-const defaults: SecondaryRateLimitRetryOptions = {
-  retries: 2,
-  maxWaitMs: 60_000,
-  sleep: (milliseconds) => sleep(milliseconds),
-};
+const defaults: SecondaryRateLimitRetryOptions = { retries: 2, maxWaitMs: 60_000 };
 
 /**
  * Runs a GitHub write again when GitHub refused it with its secondary rate
@@ -35,7 +41,8 @@ export async function retrySecondaryRateLimit<T>(
     } catch (error) {
       const wait = secondaryRateLimitWait(error);
       if (wait === null || attempt >= settings.retries || wait > settings.maxWaitMs) throw error;
-      await settings.sleep(wait);
+      await (settings.sleep?.(wait) ??
+        sleep(wait, { signal: settings.signal, clock: settings.clock }));
     }
   }
 }

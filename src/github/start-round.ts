@@ -1,20 +1,23 @@
 import { type ConfigIssue, planReview } from "../config/index.js";
-import { MARKERS, renderInvalidConfigNotice, supersededReason } from "../render/index.js";
+import { MARKERS, renderInvalidConfigNotice, shortSha } from "../render/index.js";
 import type { RoundTrigger } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type LoadedRepoConfig, loadRepoConfig, REPO_CONFIG_PATH } from "./load-repo-config.js";
 import { postWaitingBoard } from "./post-waiting-board.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
+import { WriteBudgetTimeoutError } from "./write-budget.js";
 
 export interface RoundRequest {
   repo: RepoRef;
   installationId: number;
   pullNumber: number;
-  /** The PR's current head SHA. */
-  headSha: string;
-  draft: boolean;
+  /**
+   * The head the trigger is about (a push's delivery, a re-run's check); null: whatever the
+   * pull request's head is now (a comment). A head that is no longer the PR's starts nothing.
+   */
+  headSha: string | null;
   trigger: RoundTrigger;
 }
 
@@ -24,14 +27,14 @@ export type StartOutcome =
   | { kind: "skipped"; reason: string };
 
 /**
- * Decides whether a trigger starts a round, then queues it for whichever
- * worker is free: the repo's config (from the default branch) may turn
- * pushes off or skip drafts; a trigger for a SHA whose round is queued or
- * running joins it; a newer SHA cancels the older round wherever it runs.
- * A push's round waits `review.debounceSeconds` on the queue (its board says
- * so at once), so a burst of pushes supersedes its own waiting rounds and is
- * reviewed once; a comment or re-run does not wait, and joining a waiting
- * round starts it now.
+ * Decides whether a trigger starts a round, then wakes a worker for it. The repo's config (from
+ * the default branch) may turn pushes off or skip drafts. Under the pull request's lock, shared
+ * by receivers in every process, the PR's head is read from GitHub: a trigger for an older head
+ * (GitHub does not order deliveries) starts nothing, and a round at the current head supersedes
+ * every live round at another SHA — all older — wherever it runs. A trigger for a head whose
+ * round is queued or running joins it. A push's round is due after `review.debounceSeconds`
+ * (its board says so at once), so a burst of pushes supersedes its own waiting rounds and is
+ * reviewed once; a comment or re-run is due at once, and joining a waiting round brings it forward.
  */
 export async function startRound(
   octokit: GitHubClient,
@@ -45,44 +48,71 @@ export async function startRound(
     request,
     deps,
   );
-  if (request.trigger.kind === "push") {
-    if (repoConfig.config.onPush === "off")
-      return { kind: "skipped", reason: "onPush is off for this repository" };
-    if (request.draft && !repoConfig.config.drafts)
-      return { kind: "skipped", reason: "draft pull request" };
+  const push = request.trigger.kind === "push";
+  if (push && repoConfig.config.onPush === "off") {
+    return { kind: "skipped", reason: "onPush is off for this repository" };
   }
   const { plan, lenses, issues } = planReview(deps.config, repoConfig, deps.lenses);
   if (issues.length > 0) await postConfigNotice(octokit, request, deps, issues);
-
-  const started = await deps.store.startRound({
-    repo: request.repo,
-    installationId: request.installationId,
-    pullNumber: request.pullNumber,
-    headSha: request.headSha,
-    trigger: request.trigger,
+  const delayMs = push ? deps.config.review.debounceSeconds * 1000 : 0;
+  const decided = await deps.store.lockPullRequest(request.repo, request.pullNumber, async () => {
+    const { data: pull } = await octokit.rest.pulls.get({
+      ...request.repo,
+      pull_number: request.pullNumber,
+    });
+    if (pull.state !== "open") return { skipped: "pull request is not open" };
+    if (request.headSha !== null && pull.head.sha !== request.headSha) {
+      return {
+        skipped: `late delivery for ${shortSha(request.headSha)}: the pull request is at ${shortSha(pull.head.sha)}`,
+      };
+    }
+    if (push && (pull.draft ?? false) && !repoConfig.config.drafts) {
+      return { skipped: "draft pull request" };
+    }
+    const started = await deps.store.startRound({
+      repo: request.repo,
+      installationId: request.installationId,
+      pullNumber: request.pullNumber,
+      headSha: pull.head.sha,
+      trigger: request.trigger,
+      delayMs,
+    });
+    return { started };
   });
-  const reason = supersededReason(request.headSha);
-  for (const old of started.superseded) await deps.queue.cancel(old.id, reason);
-  const delayMs = request.trigger.kind === "push" ? deps.config.review.debounceSeconds * 1000 : 0;
-  // Enqueueing is idempotent: a joined round whose job was lost (a receiver died
-  // between the two writes) gets its job back here, and a shorter delay starts it sooner.
-  await deps.queue.enqueue(
-    { roundId: started.round.id, installationId: request.installationId },
-    { delayMs },
-  );
+  if ("skipped" in decided) return { kind: "skipped", reason: decided.skipped };
+  const { started } = decided;
+  // Their holders, in whatever process, read the store now: superseded, they stop.
+  for (const old of started.superseded) await deps.queue.hint(old.id);
   const { round } = started;
+  // A wake-up per trigger: idempotent, so a joined round whose wake-up was lost gets one back.
+  // An early one is harmless (the claim finds the round not yet due and wakes it again then),
+  // so the delay asked for is the wake-up's, whatever clock the store keeps.
+  const dueInMs = round.notBefore === null ? 0 : delayMs;
+  await deps.queue.enqueue(
+    { roundId: round.id, installationId: request.installationId },
+    { delayMs: dueInMs },
+  );
   // Not yet taken and no board of its own: a redelivery after a failed post posts it again.
   if (
-    delayMs > 0 &&
+    dueInMs > 0 &&
     round.state === "queued" &&
-    round.attempts === 0 &&
+    round.leaseEpoch === 0 &&
     round.artifacts.statusCommentId === undefined
   ) {
-    const startsAt = new Date(deps.clock.now() + delayMs);
-    await postWaitingBoard(octokit, { round, plan, lenses }, startsAt, deps);
+    const startsAt = new Date(deps.clock.now() + dueInMs);
+    await postWaitingBoard(octokit, { round, plan, lenses }, startsAt, deps).catch(
+      (error: unknown) => {
+        // The write budget has no token for it now: the round is queued, and its own board says
+        // the rest when it starts.
+        if (!(error instanceof WriteBudgetTimeoutError)) throw error;
+        deps.log.warn(
+          { round: round.id },
+          "waiting board not posted: GitHub's write budget is spent",
+        );
+      },
+    );
   }
-  if (!started.created) return { kind: "joined", roundId: started.round.id };
-  return { kind: "started", roundId: started.round.id };
+  return { kind: started.created ? "started" : "joined", roundId: round.id };
 }
 
 function warnIfInvalid(

@@ -5,7 +5,7 @@ import type { StoredRound } from "../run/store/index.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient } from "./github-client.js";
 import { publishStatusBoard } from "./publish-status-board.js";
-import type { RoundDependencies } from "./run-pull-request-round.js";
+import type { RoundDependencies } from "./round-dependencies.js";
 import { takeWriteGrant } from "./take-write-grant.js";
 import type { WriteGrant } from "./write-grant.js";
 

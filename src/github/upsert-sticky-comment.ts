@@ -1,6 +1,7 @@
+import { createOnce } from "./create-once.js";
 import { findOwnComment, type OwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import { type RateLimitWait, retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
 import type { BudgetedWrite } from "./write-grant.js";
 
 export interface StickyCommentTarget {
@@ -13,6 +14,8 @@ export interface StickyCommentTarget {
   knownId?: number;
   /** How the write draws on GitHub's write budget (normal priority by default). */
   write?: BudgetedWrite;
+  /** How a write refused by GitHub's secondary rate limit waits (the round's clock and signal). */
+  wait?: RateLimitWait;
 }
 
 /**
@@ -55,8 +58,9 @@ async function upsert(
   const { repo } = target;
   const request = target.write === undefined ? {} : { request: { gadflyWrite: target.write } };
   const edit = async (commentId: number): Promise<OwnComment> => {
-    const { data } = await retrySecondaryRateLimit(() =>
-      octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body, ...request }),
+    const { data } = await retrySecondaryRateLimit(
+      () => octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body, ...request }),
+      target.wait,
     );
     return { id: data.id, body, url: data.html_url };
   };
@@ -68,21 +72,21 @@ async function upsert(
       if ((error as { status?: number }).status !== 404) throw error;
     }
   }
-  const existing = await findOwnComment(
-    octokit,
-    repo,
-    target.issueNumber,
-    target.marker,
-    target.botLogin,
-  );
+  const find = () =>
+    findOwnComment(octokit, repo, target.issueNumber, target.marker, target.botLogin);
+  const existing = await find();
   if (existing !== null) return edit(existing.id);
-  const { data } = await retrySecondaryRateLimit(() =>
-    octokit.rest.issues.createComment({
-      ...repo,
-      issue_number: target.issueNumber,
-      body,
-      ...request,
-    }),
-  );
-  return { id: data.id, body, url: data.html_url };
+  return createOnce(async () => {
+    const { data } = await retrySecondaryRateLimit(
+      () =>
+        octokit.rest.issues.createComment({
+          ...repo,
+          issue_number: target.issueNumber,
+          body,
+          ...request,
+        }),
+      target.wait,
+    );
+    return { id: data.id, body, url: data.html_url };
+  }, find);
 }

@@ -99,11 +99,17 @@ export class WriteBudget {
 
   /**
    * Resolves once a token is taken for one content-creating request to this installation.
-   * Rejects with WriteBudgetTimeoutError after `maxWaitMs`, or with the signal's reason.
+   * Rejects with WriteBudgetTimeoutError after `maxWaitMs` (the budget's, or a shorter one the
+   * write names: a webhook handler must answer within GitHub's 10 s), or with the signal's reason.
    */
-  take(installationId: number, priority: WritePriority, signal?: AbortSignal): Promise<void> {
+  take(
+    installationId: number,
+    priority: WritePriority,
+    signal?: AbortSignal,
+    maxWaitMs = this.options.maxWaitMs,
+  ): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const { clock, maxWaitMs } = this.options;
+    const { clock } = this.options;
     const lane = this.laneOf(installationId);
     const startedAt = clock.now();
     return new Promise<void>((resolve, reject) => {
@@ -127,7 +133,7 @@ export class WriteBudget {
               lane.failure,
             ),
           ),
-        maxWaitMs,
+        Math.min(maxWaitMs, this.options.maxWaitMs),
       );
       signal?.addEventListener("abort", onAbort, { once: true });
       lane.waiters.push(waiter);

@@ -9,7 +9,15 @@ import type { WritePriority } from "./write-budget.js";
 export interface BudgetedWrite {
   priority?: WritePriority;
   grant?: WriteGrant | undefined;
+  /** The longest this write waits for its token (shorter than the budget's own), in ms. */
+  maxWaitMs?: number;
 }
+
+/**
+ * How long a write made while a webhook delivery waits for its answer may wait for its token:
+ * GitHub gives up on a delivery after 10 s, so a handler must answer well within it.
+ */
+export const DELIVERY_WRITE_WAIT_MS = 4_000;
 
 /** One token taken ahead of its request, spent by the first request that carries it. */
 export class WriteGrant {

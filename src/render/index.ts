@@ -7,7 +7,7 @@ export {
 } from "./dashboard-view.js";
 export { escapeInline } from "./escape/markdown-line.js";
 export { challengeNote } from "./finding-row.js";
-export { formatLocation } from "./format.js";
+export { formatLocation, shortSha } from "./format.js";
 export { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 export {
   findingMarkerIn,

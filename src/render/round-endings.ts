@@ -1,3 +1,4 @@
+import { supersededReason } from "../run/index.js";
 import { escapeInline } from "./escape/markdown-line.js";
 
 /** How a round that did not publish a review says why: on the board, in the store, on the check. */
@@ -10,10 +11,7 @@ export interface CheckOutput {
 
 const shortSha = (sha: string): string => sha.slice(0, 7);
 
-/** "superseded by 1a2b3c4": the reason a lens, a round and a queue cancellation carry. */
-export function supersededReason(bySha: string): string {
-  return `superseded by ${shortSha(bySha)}`;
-}
+export { supersededReason };
 
 /** The check of a round a newer push replaced. */
 export function supersededCheck(bySha: string): CheckOutput {

@@ -5,6 +5,7 @@ import { SEVERITY_RANK, type Severity } from "../findings/index.js";
 import type { LanguageModel, Usage } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import { settleAll } from "./settle-all.js";
 
 export interface CrossExaminationSettings {
   /** Lone findings at or above this severity are put to the other models. */
@@ -100,13 +101,17 @@ export interface CrossExamineOptions {
  * ended before (a resumed round does not ask again) and the new ones. A challenge that
  * cannot be asked (its model cannot be built) fails with the reason; none is dropped.
  */
-export async function crossExamine(options: CrossExamineOptions): Promise<ChallengeRecord[]> {
+export async function crossExamine(given: CrossExamineOptions): Promise<ChallengeRecord[]> {
+  // A challenge whose record cannot be saved stops the others, and none outlives the call.
+  const failed = new AbortController();
+  const options = { ...given, signal: AbortSignal.any([given.signal, failed.signal]) };
   const key = (fingerprint: string, model: string) => `${fingerprint}\u0000${model}`;
   const done = new Map(
     (options.finished ?? []).map((record) => [key(record.fingerprint, record.model), record]),
   );
-  return Promise.all(
-    options.planned.map(async (planned): Promise<ChallengeRecord> => {
+  return settleAll(
+    options.planned,
+    async (planned): Promise<ChallengeRecord> => {
       const earlier = done.get(key(planned.fingerprint, planned.challenger));
       if (earlier !== undefined) return earlier;
       const { clock } = options;
@@ -160,6 +165,7 @@ export async function crossExamine(options: CrossExamineOptions): Promise<Challe
             };
       await options.onChallenge?.(record);
       return record;
-    }),
+    },
+    failed,
   );
 }

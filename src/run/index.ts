@@ -21,7 +21,20 @@ export {
 export { type ReviewChangeResult, reviewChange } from "./review-change.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
-export { gaveUpReason, MAX_ROUND_ATTEMPTS } from "./round-attempts.js";
+export { RoundLease } from "./round-lease.js";
+export {
+  gaveUpReason,
+  isHandover,
+  MAX_ROUND_ATTEMPTS,
+  ROUND_TRANSITIONS,
+  type RoundLeaseRef,
+  type RoundState,
+  type RoundTransition,
+  retryDelayMs,
+  type StopReason,
+  supersededReason,
+} from "./round-machine.js";
+export { RoundRegistry } from "./round-registry.js";
 export {
   type CrossExaminationStatus,
   type LensState,
@@ -33,7 +46,9 @@ export {
   type RoundStatus,
   type ScopeStatus,
 } from "./round-status.js";
+export { type ClaimedRound, createRoundWorker } from "./round-worker.js";
 export { retentionDays, startRetention } from "./start-retention.js";
 // Type only, so it loads nothing of the store: the repository a round is about.
 export type { RepoRef } from "./store/run-store.js";
 export { cancelRemaining } from "./track-round-status.js";
+export { type Sweeper, startSweeper } from "./wake-due-rounds.js";

@@ -21,6 +21,7 @@ import { redactReport } from "./redact-report.js";
 import { failedReport, reviewLensChain } from "./review-lens-chain.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import type { RoundStatus } from "./round-status.js";
+import { settleAll } from "./settle-all.js";
 import { applyLensEvent, initialRoundStatus } from "./track-round-status.js";
 import { withReviewerUsage } from "./with-reviewer-usage.js";
 
@@ -91,7 +92,12 @@ export interface ReviewRoundResult {
  * state, and returns every lens report (done, failed or cancelled — never a
  * silent gap).
  */
-export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRoundResult> {
+export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoundResult> {
+  // A lens whose report cannot be saved fails the round: the other lenses are stopped with it
+  // (the round's own signal), and the round does not return before every lens has settled, so
+  // nothing of it calls a model after its end.
+  const failed = new AbortController();
+  const options = { ...given, signal: AbortSignal.any([given.signal, failed.signal]) };
   const clock = options.clock ?? systemClock;
   const { plan, change } = options;
   const providers = new Map(options.providers.map((provider) => [provider.name, provider]));
@@ -231,8 +237,9 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
       .filter((model) => lensesOf(model.id).includes(lensId))
       .map((model) => ({ model, lensId })),
   );
-  const settled = await Promise.all(
-    jobs.map(async ({ model, lensId }): Promise<LensReport> => {
+  const settled = await settleAll(
+    jobs,
+    async ({ model, lensId }): Promise<LensReport> => {
       const previous = finished.get(`${model.id}\u0000${lensId}`);
       if (previous !== undefined) return previous;
       const skip = skipped.get(`${model.id}\u0000${lensId}`);
@@ -278,7 +285,8 @@ export async function reviewRound(options: ReviewRoundOptions): Promise<ReviewRo
       onEvent(reportEvent(report, clock.now()));
       await options.onLensReport?.(report);
       return report;
-    }),
+    },
+    failed,
   );
   const reports = plan.models.flatMap((model) =>
     plan.lenses.flatMap((lensId) =>

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import { gadflyApp } from "../../src/boot/gadfly-app.js";
 import { AppConfig } from "../../src/config/schema.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { RoundRegistry } from "../../src/run/round-registry.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { systemClock } from "../../src/time/clock.js";
 import {
@@ -186,6 +186,6 @@ describe("mutated webhook payloads start nothing and are logged with their deliv
       expect(held, mutation[0]).toBe(true);
     }
     expect(unhandled).toEqual([]);
-    expect((await store.unfinishedRounds()).length).toBe(0);
+    expect((await store.dueRounds()).length).toBe(0);
   });
 });

@@ -171,7 +171,10 @@ export async function startApp(
     } catch {
       return false;
     }
-  }, 20_000);
+  }, 20_000).catch((error: unknown) => {
+    child.kill("SIGKILL");
+    throw new Error(`the app did not answer /ping: ${String(error)}\n${spawned.output()}`);
+  });
   return {
     url,
     webhookUrl: `${url}/api/github/webhooks`,

@@ -141,7 +141,7 @@ describe.skipIf(unavailable !== null)(
       await client.connect();
       try {
         const { rows } = await client.query<{ taken: number; recorded: number }>(
-          `SELECT count(*) FILTER (WHERE attempts > 0)::int AS taken, count(*)::int AS recorded
+          `SELECT count(*) FILTER (WHERE lease_epoch > 0)::int AS taken, count(*)::int AS recorded
              FROM rounds WHERE owner = $1 AND repo = $2 AND pull_number = $3`,
           [REPO.owner, REPO.repo, pr.number],
         );

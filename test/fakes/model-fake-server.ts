@@ -220,6 +220,7 @@ export class FakeModelServer {
       messages: chat.messages,
       tools: chat.tools,
       lens: lensOf(chat.messages),
+      receivedAt: Date.now(),
     };
     this.requests.push(modelRequest);
     this.calls.set(chat.model, this.callCount(chat.model) + 1);

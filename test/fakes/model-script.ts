@@ -66,6 +66,8 @@ export interface FakeModelRequest {
   tools: unknown[];
   /** The lens the request is for (lensOf), if any. */
   lens: string | undefined;
+  /** When the fake received it (epoch ms): a round's calls after its end must be none. */
+  receivedAt: number;
 }
 
 export type FakeScript =

@@ -56,7 +56,8 @@ describe("upsertStickyComment under concurrency and rate limits", () => {
   it("does not serialise different pull requests behind each other's failures", async () => {
     const broken = openPullRequest("Broken");
     const fine = openPullRequest("Fine");
-    github.failNext("POST", `/repos/octo-org/sticky/issues/${broken.number}/comments`, 500, {
+    // A refusal (4xx): nothing was created, and it is not sent again.
+    github.failNext("POST", `/repos/octo-org/sticky/issues/${broken.number}/comments`, 403, {
       times: 1,
     });
     const results = await Promise.allSettled([

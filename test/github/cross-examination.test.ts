@@ -8,7 +8,7 @@ import { buildConsensus } from "../../src/consensus/build-consensus.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
 import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
 import { CROSS_EXAMINATION_LENS } from "../../src/run/cross-examination-phase.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
@@ -16,6 +16,7 @@ import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { lensReport } from "../builders/lens-report.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
@@ -125,7 +126,12 @@ async function review(prepare?: (roundId: string) => Promise<void>) {
   const { plan } = planReview(config, { config: DEFAULT_REPO_CONFIG, issues: null }, lenses);
   await runPullRequestRound(
     octokit,
-    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false, fromFork: false },
+    {
+      ...(await claimedRound(store, round.id)),
+      plan,
+      lenses: lensesFor(plan, lenses),
+      fromFork: false,
+    },
     roundDependencies(
       { store, dataDir: temporary.directory },
       {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findOwnCheckRun } from "../../src/github/find-own-check-run.js";
 import { findOwnReview } from "../../src/github/find-own-review.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
+import { findOwnCheckRun } from "../../src/github/publish-check-run.js";
 import { renderInlineReviewBody } from "../../src/render/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";

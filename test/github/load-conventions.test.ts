@@ -12,17 +12,16 @@ import { parseLensAnswer } from "../../src/findings/parse.js";
 import { ConventionCache } from "../../src/github/convention-cache.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { loadConventionFiles } from "../../src/github/load-conventions.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
-import {
-  type RoundDependencies,
-  runPullRequestRound,
-} from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
+import type { RoundDependencies } from "../../src/github/round-dependencies.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { Message } from "../../src/llm/message.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { RoundRegistry } from "../../src/run/round-registry.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
@@ -130,7 +129,12 @@ async function runRound(
   const plan = resolveReviewPlan(config, RepoConfig.parse(repoConfig));
   await runPullRequestRound(
     octokit,
-    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false, fromFork: false },
+    {
+      ...(await claimedRound(store, round.id)),
+      plan,
+      lenses: lensesFor(plan, lenses),
+      fromFork: false,
+    },
     roundDependencies(
       { store, dataDir: temporary.directory },
       {

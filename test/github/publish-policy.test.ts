@@ -8,13 +8,14 @@ import { AppConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
@@ -124,7 +125,12 @@ async function reviewWith(repoYaml: string) {
   expect(issues).toEqual([]);
   await runPullRequestRound(
     octokit,
-    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false, fromFork: false },
+    {
+      ...(await claimedRound(store, round.id)),
+      plan,
+      lenses: lensesFor(plan, lenses),
+      fromFork: false,
+    },
     roundDependencies(
       { store, dataDir: temporary.directory },
       {

@@ -15,6 +15,7 @@ import {
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
 import { referenceConsensus, roundTwoConsensus } from "../render/reference-page.js";
+import { claimRound } from "../run/store/helpers/claim-round.js";
 
 const repo = { owner: "steve", repo: "mort" };
 const lines = (count: number) =>
@@ -48,7 +49,7 @@ async function publish(pr: PullRequestSnapshot, consensus: Consensus) {
     headSha: pr.headSha,
     trigger: { kind: "push", deliveryId: `d-${pr.headSha}` },
   });
-  await store.markRoundRunning(round.id);
+  const lease = await claimRound(store, round.id);
   const { data: check } = await octokit.rest.checks.create({
     ...repo,
     name: "Gadfly",
@@ -67,7 +68,7 @@ async function publish(pr: PullRequestSnapshot, consensus: Consensus) {
     },
     { store, botLogin: "gadfly[bot]", log },
   );
-  await store.finishRound(round.id, { state: "completed" });
+  await store.finishRound(lease, { state: "completed" });
 }
 
 describe("publishRoundResults, threads follow the code", () => {

@@ -9,11 +9,10 @@ import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
 import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
 import { ModelError, ModelTimeoutError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";
-import { JobStopError } from "../../src/run/queue/job-stop-error.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RunStore, StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
@@ -23,6 +22,7 @@ import {
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
@@ -94,9 +94,8 @@ describe("publicFailureReason: typed errors say their public message, anything e
 
   it("publicCancelReason keeps our reasons and hides anyone else's message", () => {
     expect(publicCancelReason("superseded by 1a2b3c4")).toBe("superseded by 1a2b3c4");
-    expect(publicCancelReason(new JobStopError("shutdown"))).toBe(
-      new JobStopError("shutdown").message,
-    );
+    expect(publicCancelReason("shutting down")).toBe("shutting down");
+    expect(publicCancelReason(new Error("/etc/secret is missing"))).toBe("cancelled");
     expect(publicCancelReason(new ModelTimeoutError("the time budget is exhausted"))).toBe(
       "the time budget is exhausted",
     );
@@ -194,11 +193,9 @@ describe("a round whose lens and whose store fail on a path under the data direc
     await runPullRequestRound(
       octokit,
       {
-        round,
+        ...(await claimedRound(store, round.id)),
         plan,
         lenses: lensesFor(plan, lenses),
-        finished: [],
-        resumed: false,
         fromFork: false,
       },
       deps,

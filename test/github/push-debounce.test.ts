@@ -4,7 +4,7 @@ import { loadLenses } from "../../src/agent/load-lenses.js";
 import { RepoConfig } from "../../src/config/repo-config-schema.js";
 import { AppConfig } from "../../src/config/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
+import type { RoundDependencies } from "../../src/github/round-dependencies.js";
 import { type RoundRequest, type StartOutcome, startRound } from "../../src/github/start-round.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
@@ -22,7 +22,10 @@ import {
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
 
-/* A push's round waits out `review.debounceSeconds` on the queue; the receiver's side of it. */
+/* A push's round waits out `review.debounceSeconds` in the store; the receiver's side of it. */
+
+/** A push to the PR: its new head, as GitHub now reports it. */
+const push = (content: string) => github.pushCommit(pr, [{ path: "a.js", content }]).headSha;
 
 const START = Date.parse("2026-12-01T00:00:00Z");
 const loaded = { config: RepoConfig.parse({}), issues: null };
@@ -38,12 +41,11 @@ let deps: RoundDependencies;
 let pr: PullRequestSnapshot;
 let octokit: GitHubClient;
 
-const request = (headSha: string, overrides: Partial<RoundRequest> = {}): RoundRequest => ({
+const request = (headSha: string | null, overrides: Partial<RoundRequest> = {}): RoundRequest => ({
   repo: { owner: "octo-org", repo: "api" },
   installationId,
   pullNumber: pr.number,
   headSha,
-  draft: false,
   trigger: { kind: "push", deliveryId: `d-${headSha}` },
   ...overrides,
 });
@@ -91,79 +93,96 @@ afterEach(async () => {
 
 describe("a push with a quiet period", () => {
   it("queues its round 30 s out and says so on the board at once, with no check yet", async () => {
-    const outcome = await startRound(octokit, request("aaa1111"), deps, loaded);
+    const outcome = await startRound(octokit, request(pr.headSha), deps, loaded);
     expect(queue.delays).toEqual([{ roundId: roundId(outcome), delayMs: 30_000 }]);
     const [board] = boards();
     expect(boards()).toHaveLength(1);
     expect(board?.body).toContain(
       "⏳ Waiting for pushes to settle: the review starts at 2026-12-01 00:00:30Z",
     );
-    expect(board?.body).toContain("head `aaa1111`");
+    expect(board?.body).toContain(`head \`${pr.headSha.slice(0, 7)}\``);
     expect(board?.body).toContain("0/2 reviewers finished");
     const round = await store.findRound(roundId(outcome));
     expect(round?.state).toBe("queued");
     // The worker that runs the round later edits this comment, not a second one.
     expect(round?.artifacts.statusCommentId).toBe(board?.id);
-    expect(github.checkRuns("aaa1111")).toEqual([]);
+    expect(github.checkRuns(pr.headSha)).toEqual([]);
   });
 
   it("folds a burst into the last push: each push cancels the waiting round before it", async () => {
-    const first = await startRound(octokit, request("aaa1111"), deps, loaded);
+    const first = await startRound(octokit, request(pr.headSha), deps, loaded);
     clock.advance(5_000);
-    const second = await startRound(octokit, request("bbb2222"), deps, loaded);
+    const bbb = push("c\n");
+    const second = await startRound(octokit, request(bbb), deps, loaded);
     clock.advance(5_000);
-    const last = await startRound(octokit, request("ccc3333"), deps, loaded);
-    expect(queue.cancelled).toEqual([
-      { roundId: roundId(first), reason: "superseded by bbb2222" },
-      { roundId: roundId(second), reason: "superseded by ccc3333" },
-    ]);
+    const ccc = push("d\n");
+    const last = await startRound(octokit, request(ccc), deps, loaded);
+    expect(queue.hinted).toEqual([roundId(first), roundId(second)]);
     for (const folded of [first, second]) {
       expect((await store.findRound(roundId(folded)))?.state).toBe("cancelled");
     }
     // Each push waits its own full quiet period from when it came.
     expect(queue.delays.map((entry) => entry.delayMs)).toEqual([30_000, 30_000, 30_000]);
     expect(boards()).toHaveLength(1);
-    expect(boards()[0]?.body).toContain("head `ccc3333`");
+    expect(boards()[0]?.body).toContain(`head \`${ccc.slice(0, 7)}\``);
     expect(boards()[0]?.body).toContain("the review starts at 2026-12-01 00:00:40Z");
     expect((await store.findRound(roundId(last)))?.state).toBe("queued");
   });
 
   it("starts at once when `@gadfly review` comes during the quiet period, without a second board", async () => {
-    const push = await startRound(octokit, request("aaa1111"), deps, loaded);
+    const pushed = await startRound(octokit, request(pr.headSha), deps, loaded);
     const edits = boardEdits();
     const comment = await startRound(
       octokit,
-      request("aaa1111", { trigger: { kind: "comment", deliveryId: "d-c", actor: "alice" } }),
+      request(null, { trigger: { kind: "comment", deliveryId: "d-c", actor: "alice" } }),
       deps,
       loaded,
     );
-    expect(comment).toEqual({ kind: "joined", roundId: roundId(push) });
-    // Enqueued again with no delay: the queue brings the waiting job's start forward.
-    expect(queue.delays.at(-1)).toEqual({ roundId: roundId(push), delayMs: 0 });
+    expect(comment).toEqual({ kind: "joined", roundId: roundId(pushed) });
+    // Due now in the store, and woken again with no delay.
+    expect(queue.delays.at(-1)).toEqual({ roundId: roundId(pushed), delayMs: 0 });
+    expect((await store.findRound(roundId(pushed)))?.notBefore?.getTime()).toBeLessThanOrEqual(
+      Date.now(),
+    );
     expect(boardEdits()).toBe(edits);
     expect(boards()).toHaveLength(1);
   });
 
   it("posts the board again on a redelivery when GitHub refused it, the round queued once", async () => {
-    github.failNext("POST", "/repos/*/*/issues/*/comments", 502);
-    await expect(startRound(octokit, request("aaa1111"), deps, loaded)).rejects.toThrow();
+    // 502 without creating, three times: the board is looked for after each, never found.
+    github.failNext("POST", "/repos/*/*/issues/*/comments", 502, { times: 3 });
+    await expect(startRound(octokit, request(pr.headSha), deps, loaded)).rejects.toThrow();
     expect(boards()).toEqual([]);
-    const again = await startRound(octokit, request("aaa1111"), deps, loaded);
+    const again = await startRound(octokit, request(pr.headSha), deps, loaded);
     expect(again.kind).toBe("joined");
     expect(boards()).toHaveLength(1);
     expect(queue.enqueued).toHaveLength(1);
   });
 
+  it("adopts the board GitHub created before answering 502, instead of posting a second one", async () => {
+    github.failAfterDoingNext("POST", "/repos/*/*/issues/*/comments", 502);
+    const posts = () =>
+      github.requests({ method: "POST", path: `/repos/*/*/issues/${pr.number}/comments` });
+    const outcome = await startRound(octokit, request(pr.headSha), deps, loaded);
+    expect(outcome.kind).toBe("started");
+    expect(boards()).toHaveLength(1);
+    expect(posts().map((post) => post.status)).toEqual([502]);
+    expect((await store.findRound(roundId(outcome)))?.artifacts.statusCommentId).toBe(
+      boards()[0]?.id,
+    );
+  });
+
   it("does not wait for a comment or a re-run on a new head", async () => {
     await startRound(
       octokit,
-      request("ddd4444", { trigger: { kind: "comment", deliveryId: "d-c", actor: "alice" } }),
+      request(null, { trigger: { kind: "comment", deliveryId: "d-c", actor: "alice" } }),
       deps,
       loaded,
     );
+    const eee = push("e\n");
     await startRound(
       octokit,
-      request("eee5555", { trigger: { kind: "rerequest", deliveryId: "d-r", actor: "bob" } }),
+      request(eee, { trigger: { kind: "rerequest", deliveryId: "d-r", actor: "bob" } }),
       deps,
       loaded,
     );

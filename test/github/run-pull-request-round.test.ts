@@ -8,11 +8,12 @@ import { resolveReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { AppConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
-import { runPullRequestRound } from "../../src/github/run-pull-request-round.js";
+import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { RoundRegistry } from "../../src/run/round-registry.js";
+import type { ClaimedRound } from "../../src/run/round-worker.js";
 import type { StoredRound } from "../../src/run/store/run-store.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import {
@@ -21,6 +22,7 @@ import {
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { deferred } from "../helpers/deferred.js";
 import { eventually } from "../helpers/eventually.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
@@ -82,6 +84,9 @@ function heldModel(): ChatModel {
   };
 }
 
+/** The lease the round under test runs with: claimed when the test begins. */
+let claimed: ClaimedRound;
+
 function run(appConfig: AppConfig = config): Promise<void> {
   const deps = roundDependencies(
     { store, dataDir: temporary.directory },
@@ -97,7 +102,7 @@ function run(appConfig: AppConfig = config): Promise<void> {
   const plan = resolveReviewPlan(config, DEFAULT_REPO_CONFIG);
   return runPullRequestRound(
     octokit,
-    { round, plan, lenses: lensesFor(plan, lenses), finished: [], resumed: false, fromFork: false },
+    { ...claimed, plan, lenses: lensesFor(plan, lenses), fromFork: false },
     deps,
   );
 }
@@ -141,11 +146,24 @@ beforeEach(async () => {
     headSha: pr.headSha,
     trigger: { kind: "push", deliveryId: `d-${pr.number}` },
   }));
+  claimed = await claimedRound(store, round.id);
+  registry.add(claimed.lease, new Promise(() => undefined));
 });
 afterEach(async () => {
   release.resolve(undefined);
+  claimed.lease.end();
   await temporary.remove();
 });
+
+/** A newer push of the same pull request, as its receiver records it. */
+const supersede = () =>
+  store.startRound({
+    repo: round.repo,
+    installationId,
+    pullNumber: round.pullNumber,
+    headSha: NEWER,
+    trigger: { kind: "push", deliveryId: "d-newer" },
+  });
 
 describe("runPullRequestRound stopped from outside", () => {
   it("stops writing, and publishes nothing, once another worker took the round over", async () => {
@@ -159,8 +177,11 @@ describe("runPullRequestRound stopped from outside", () => {
         (own(BOARD)[0]?.body ?? "").includes("running") &&
         edits().every((request) => request.status !== 0),
     );
-    // Another worker takes the round: its take counts an attempt.
-    expect(await store.markRoundRunning(round.id)).toBe(true);
+    // Another worker takes the round over (this one's lease ran out, as if it had frozen).
+    await store.expireLeases("other-worker");
+    expect(
+      (await store.claimRound(round.id, { owner: "other-worker", leaseMs: 60_000 })).kind,
+    ).toBe("claimed");
     const editsBefore = boardEdits();
     release.resolve(undefined);
     await running;
@@ -174,34 +195,23 @@ describe("runPullRequestRound stopped from outside", () => {
     expect(warnings.filter((warning) => warning.startsWith("round taken over"))).toHaveLength(1);
   });
 
-  it("ends a round cancelled by the queue as cancelled: board, check and store", async () => {
+  it("ends a round a newer push superseded as cancelled, naming the newer head: board, check and store", async () => {
     const running = run();
     await arrived.promise;
-    registry.stop(round.id, { kind: "cancelled", reason: "cancelled by an operator" });
-    await running;
-
-    const [check] = github.checkRuns(pr.headSha);
-    expect(check?.conclusion).toBe("cancelled");
-    expect(check?.output.title).toBe("Review cancelled");
-    const stored = await store.findRound(round.id);
-    expect(stored?.state).toBe("cancelled");
-    expect(stored?.failure).toBe("cancelled by an operator");
-    await eventually("the final board", () =>
-      (own(BOARD)[0]?.body ?? "").includes("cancelled by an operator"),
-    );
-  });
-
-  it("shows the newer head the store recorded when the queue's cancellation says only why", async () => {
-    const running = run();
-    await arrived.promise;
-    await store.supersedeRounds(round.repo, round.pullNumber, NEWER);
-    registry.stop(round.id, { kind: "cancelled", reason: "superseded by bbb2220" });
+    await supersede();
+    // The receiver's hint: the holder reads the store now rather than at its next renewal.
+    registry.hint(round.id);
     await running;
 
     const [check] = github.checkRuns(pr.headSha);
     expect(check?.conclusion).toBe("cancelled");
     expect(check?.output.title).toBe("Superseded by bbb2220");
-    expect((await store.findRound(round.id))?.supersededBy).toBe(NEWER);
+    const stored = await store.findRound(round.id);
+    expect(stored).toMatchObject({
+      state: "cancelled",
+      supersededBy: NEWER,
+      failure: "superseded by bbb2220",
+    });
     expect(own(BOARD)[0]?.body).toContain("Superseded by a newer push");
   });
 
@@ -219,8 +229,8 @@ describe("runPullRequestRound stopped from outside", () => {
     const writes = () =>
       github.requests({ method: "PATCH", path: "/repos/*/*/issues/comments/*" }).length;
     const before = writes();
-    await store.supersedeRounds(round.repo, round.pullNumber, NEWER);
-    registry.stop(round.id, { kind: "cancelled", reason: "superseded by bbb2220" });
+    await supersede();
+    registry.hint(round.id);
     await running;
 
     // The check still ends cancelled; the board, already the newer round's, is not touched.
@@ -229,13 +239,12 @@ describe("runPullRequestRound stopped from outside", () => {
     expect(own(BOARD)[0]?.body).not.toContain("Superseded by a newer push");
   });
 
-  it("writes nothing, and counts no attempt, for a round stopped by a shutdown before it began", async () => {
-    registry.stop(round.id, { kind: "shutdown" });
+  it("writes nothing, and leaves the round for its worker to hand back, when a shutdown stopped it before it began", async () => {
+    claimed.lease.stop({ kind: "shutdown" });
     await run();
     expect(github.checkRuns(pr.headSha)).toEqual([]);
     expect(own(BOARD)).toEqual([]);
     const stored = await store.findRound(round.id);
-    expect(stored?.attempts).toBe(0);
-    expect(stored?.state).toBe("queued");
+    expect(stored).toMatchObject({ state: "running", attempts: 0 });
   });
 });

@@ -4,7 +4,7 @@ import { loadLenses } from "../../src/agent/load-lenses.js";
 import { AppConfig, type ModelConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { runRoundJob } from "../../src/github/run-round-job.js";
+import { runRoundJob } from "../../src/github/round/run-round-job.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import { FORK_SKIP_REASON } from "../../src/run/fork-rule.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
@@ -12,6 +12,7 @@ import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import type { IsolationLevel } from "../../src/sandbox/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { FakeClock } from "../helpers/fake-clock.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
@@ -85,7 +86,7 @@ async function resumeRound(
     headSha: pr.headSha,
     trigger: { kind: "push", deliveryId: `d-${pr.number}` },
   });
-  await first.markRoundRunning(round.id);
+  await first.claimRound(round.id, { owner: "restarted-process", leaseMs: 60_000 });
   await first.close();
 
   const store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
@@ -116,8 +117,13 @@ async function resumeRound(
       ...(agentIsolation === undefined ? {} : { agentIsolation }),
     },
   );
-  const stored = (await store.findRound(round.id)) ?? round;
-  await runRoundJob(octokit, { round: stored, finished: [], resumed: true }, deps);
+  // The process that held the round is gone: this one takes it over.
+  await store.expireLeases("this-process");
+  await runRoundJob(
+    octokit,
+    await claimedRound(store, round.id, { clock, owner: "this-process" }),
+    deps,
+  );
   const outcomes = (await store.lensReports(round.id)).map(
     (report) =>
       `${report.model}:${report.outcome}${report.failure === null ? "" : ` (${report.failure})`}`,

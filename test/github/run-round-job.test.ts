@@ -4,12 +4,14 @@ import { loadLenses } from "../../src/agent/load-lenses.js";
 import { AppConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import type { RoundDependencies } from "../../src/github/run-pull-request-round.js";
-import { runRoundJob } from "../../src/github/run-round-job.js";
+import { giveUpRound } from "../../src/github/round/give-up-round.js";
+import { runRoundJob } from "../../src/github/round/run-round-job.js";
+import type { RoundDependencies } from "../../src/github/round-dependencies.js";
 import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
-import { MAX_ROUND_ATTEMPTS } from "../../src/run/index.js";
+import { MARKERS } from "../../src/render/markers.js";
+import { gaveUpReason, MAX_ROUND_ATTEMPTS } from "../../src/run/index.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
-import type { StoredRound } from "../../src/run/store/run-store.js";
+import type { ClaimedRound } from "../../src/run/round-worker.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import {
   type FakeGitHub,
@@ -17,11 +19,13 @@ import {
   startFakeGitHub,
 } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
+import { claimedRound } from "../helpers/claimed-round.js";
 import { roundDependencies } from "../helpers/round-dependencies.js";
 import {
   type TemporaryStoreDirectory,
   temporaryStoreDirectory,
 } from "../helpers/temporary-store-directory.js";
+import { claimRound } from "../run/store/helpers/claim-round.js";
 
 /* The worker's side of a round before it runs: rounds whose pull request moved on, or that keep failing, end here. */
 
@@ -61,8 +65,8 @@ afterEach(async () => {
   await temporary.remove();
 });
 
-/** A round of the PR that already ran `attempts` times and started its check. */
-async function interruptedRound(attempts: number): Promise<StoredRound> {
+/** A round of the PR whose check was started, claimed after `crashes` holders crashed with it. */
+async function interruptedRound(crashes: number): Promise<ClaimedRound> {
   const { round } = await store.startRound({
     repo: { owner: "octo-org", repo: "api" },
     installationId,
@@ -70,7 +74,13 @@ async function interruptedRound(attempts: number): Promise<StoredRound> {
     headSha: pr.headSha,
     trigger: { kind: "push", deliveryId: `d-${pr.number}` },
   });
-  for (let attempt = 0; attempt < attempts; attempt++) await store.markRoundRunning(round.id);
+  await claimRound(store, round.id, "first-holder");
+  for (let crash = 0; crash < crashes; crash++) {
+    // The holder dies; the next process ends its lease and takes the round over.
+    await store.expireLeases(`holder-${crash}`);
+    await claimRound(store, round.id, `holder-${crash}`);
+  }
+  await store.expireLeases("this-worker");
   const { data } = await octokit.rest.checks.create({
     owner: "octo-org",
     repo: "api",
@@ -79,15 +89,15 @@ async function interruptedRound(attempts: number): Promise<StoredRound> {
     status: "in_progress",
   });
   await store.setArtifacts(round.id, { checkRunId: data.id });
-  return (await store.findRound(round.id)) ?? round;
+  return claimedRound(store, round.id, { owner: "this-worker" });
 }
 
 describe("runRoundJob", () => {
   it("ends as cancelled a round whose pull request was closed meanwhile, and completes its check", async () => {
-    const round = await interruptedRound(1);
+    const claimed = await interruptedRound(1);
     github.updatePullRequest(pr, { state: "closed" });
-    await runRoundJob(octokit, { round, finished: [], resumed: true }, deps);
-    const stored = await store.findRound(round.id);
+    await runRoundJob(octokit, claimed, deps);
+    const stored = await store.findRound(claimed.round.id);
     expect(stored?.state).toBe("cancelled");
     expect(stored?.supersededBy).toBeNull();
     const [check] = github.checkRuns(pr.headSha);
@@ -95,23 +105,26 @@ describe("runRoundJob", () => {
   });
 
   it("ends as superseded a round whose pull request has a newer head, before calling any model", async () => {
-    const round = await interruptedRound(1);
+    const claimed = await interruptedRound(1);
     const pushed = github.pushCommit(pr, [{ path: "src/a.js", content: "c\n" }]);
-    await runRoundJob(octokit, { round, finished: [], resumed: true }, deps);
-    const stored = await store.findRound(round.id);
+    await runRoundJob(octokit, claimed, deps);
+    const stored = await store.findRound(claimed.round.id);
     expect(stored?.state).toBe("cancelled");
     expect(stored?.supersededBy).toBe(pushed.headSha);
     expect(github.checkRuns(pr.headSha)[0]?.output.title).toBe(
       `Superseded by ${pushed.headSha.slice(0, 7)}`,
     );
   });
+});
 
-  it("gives up a round that was started too many times, and says so on its check", async () => {
-    const round = await interruptedRound(MAX_ROUND_ATTEMPTS);
+describe("giveUpRound", () => {
+  it("gives up a round that spent its attempts: its check, its board and the store say why, no PR read", async () => {
+    const claimed = await interruptedRound(MAX_ROUND_ATTEMPTS - 1);
+    expect(claimed.round.attempts).toBe(MAX_ROUND_ATTEMPTS);
     const pullReads = () => github.requests({ method: "GET", path: "/repos/*/*/pulls/*" }).length;
     const readsBefore = pullReads();
-    await runRoundJob(octokit, { round, finished: [], resumed: true }, deps);
-    const stored = await store.findRound(round.id);
+    await giveUpRound(octokit, claimed, gaveUpReason(claimed.round.attempts), deps);
+    const stored = await store.findRound(claimed.round.id);
     expect(stored?.state).toBe("failed");
     expect(stored?.failure).toBe(`gave up after ${MAX_ROUND_ATTEMPTS} attempts`);
     const [check] = github.checkRuns(pr.headSha);
@@ -119,6 +132,10 @@ describe("runRoundJob", () => {
       "neutral",
       "Gadfly could not finish this review",
     ]);
+    const board = github
+      .comments(pr)
+      .find((comment) => comment.body.startsWith(MARKERS.statusBoard));
+    expect(board?.body).toContain(`gave up after ${MAX_ROUND_ATTEMPTS} attempts`);
     expect(pullReads()).toBe(readsBefore);
   });
 });
@@ -166,7 +183,7 @@ describe("runRoundJob's requests", () => {
       trigger: { kind: "comment", deliveryId: `d-${pull.number}-${n}`, actor: "maintainer" },
     });
     const before = github.requests().length;
-    await runRoundJob(octokit, { round, finished: [], resumed: false }, reviewing);
+    await runRoundJob(octokit, await claimedRound(store, round.id), reviewing);
     const done = await store.findRound(round.id);
     expect(done?.state).toBe("completed");
     return { round: done, requests: github.requests().slice(before) };

@@ -8,12 +8,12 @@ import type {
 
 /**
  * A WorkQueue that only records what it was asked: jobs enqueued (once each), every enqueue's
- * delay (`delays`, in call order, repeats included) and cancellations.
+ * delay (`delays`, in call order, repeats included) and the hints sent to rounds' holders.
  */
 export class RecordingQueue implements WorkQueue {
   readonly enqueued: RoundJob[] = [];
   readonly delays: { roundId: string; delayMs: number }[] = [];
-  readonly cancelled: { roundId: string; reason: string }[] = [];
+  readonly hinted: string[] = [];
 
   async enqueue(job: RoundJob, options: EnqueueOptions = {}): Promise<boolean> {
     this.delays.push({ roundId: job.roundId, delayMs: options.delayMs ?? 0 });
@@ -26,8 +26,8 @@ export class RecordingQueue implements WorkQueue {
     throw new Error("the recording queue runs nothing");
   }
 
-  async cancel(roundId: string, reason: string): Promise<void> {
-    this.cancelled.push({ roundId, reason });
+  async hint(roundId: string): Promise<void> {
+    this.hinted.push(roundId);
   }
 
   async depth(): Promise<QueueDepth> {

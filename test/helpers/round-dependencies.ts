@@ -1,7 +1,9 @@
 import { AppConfig } from "../../src/config/schema.js";
-import { RoundRegistry } from "../../src/github/round-registry.js";
-import type { RoundDependencies, RoundLog } from "../../src/github/run-pull-request-round.js";
+import type { TriggerDecision } from "../../src/github/can-trigger-review.js";
+import { PermissionCache } from "../../src/github/permission-cache.js";
+import type { RoundDependencies, RoundLog } from "../../src/github/round-dependencies.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
+import { RoundRegistry } from "../../src/run/round-registry.js";
 import type { RunStore } from "../../src/run/store/run-store.js";
 import { systemClock } from "../../src/time/clock.js";
 import { RecordingQueue } from "./recording-queue.js";
@@ -28,6 +30,7 @@ export function roundDependencies(
     queue: new RecordingQueue(),
     limiter: createReviewerLimiter(1),
     registry: new RoundRegistry(),
+    permissions: new PermissionCache<TriggerDecision>({ clock: systemClock }),
     lenses: [],
     clock: systemClock,
     boardIntervalMs: 0,

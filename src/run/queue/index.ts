@@ -1,9 +1,7 @@
 // Front door of src/run/queue: the work queue, the PostgreSQL model-call limiter (the port and the in-memory one are in src/llm/limits) and the token buckets of GitHub's write budget.
 // Other folders import only from here; this lists what they use today.
-export { createRoundJobHandler } from "./create-round-job-handler.js";
 export { InMemoryTokenBuckets } from "./in-memory-token-buckets.js";
 export { InMemoryWorkQueue } from "./in-memory-work-queue.js";
-export type { JobStopError } from "./job-stop-error.js";
 export { PgBossWorkQueue } from "./pg-boss-work-queue.js";
 export { PostgresModelCallLimiter } from "./postgres-model-call-limiter.js";
 export { PostgresTokenBuckets } from "./postgres-token-buckets.js";
@@ -13,4 +11,11 @@ export type {
   TokenBucketShape,
   TokenBuckets,
 } from "./token-buckets.js";
-export type { EnqueueOptions, QueueDepth, WorkQueue } from "./work-queue.js";
+export type {
+  EnqueueOptions,
+  JobHandler,
+  QueueDepth,
+  RoundJob,
+  TakenJob,
+  WorkQueue,
+} from "./work-queue.js";

@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import type pg from "pg";
 import type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "../../llm/index.js";
 import { type Clock, sleep, systemClock } from "../../time/index.js";
+import { retryOnConnectionLoss } from "../store/postgres-pool.js";
 
 export interface PostgresModelCallLimiterOptions {
   /** A pool on the run store's database (migration 2 created `model_call_slots`). */
@@ -79,12 +80,10 @@ export class PostgresModelCallLimiter implements ModelCallLimiter {
       signal === undefined ? this.closing.signal : AbortSignal.any([signal, this.closing.signal]);
     for (;;) {
       stop.throwIfAborted();
-      const { rows } = await this.pool.query<{ slot: number }>(TAKE, [
-        provider,
-        cap,
-        holder,
-        this.leaseMs,
-      ]);
+      // A connection a database restart ended is replaced: the call waits, it does not fail.
+      const { rows } = await retryOnConnectionLoss(() =>
+        this.pool.query<{ slot: number }>(TAKE, [provider, cap, holder, this.leaseMs]),
+      );
       const slot = rows[0]?.slot;
       if (slot !== undefined) return this.hold(provider, slot, holder);
       // An abort rejects with `stop`'s reason, as the throwIfAborted above would.
@@ -99,7 +98,7 @@ export class PostgresModelCallLimiter implements ModelCallLimiter {
 
   private async ensureSlots(provider: string, cap: number): Promise<void> {
     if ((this.ensured.get(provider) ?? 0) >= cap) return;
-    await this.pool.query(ENSURE, [provider, cap]);
+    await retryOnConnectionLoss(() => this.pool.query(ENSURE, [provider, cap]));
     this.ensured.set(provider, cap);
   }
 

@@ -1,81 +1,69 @@
-/** The work of one review round, taken by whichever worker is free. */
+/** A wake-up for one review round: "look at round R", delivered to whichever worker is free. */
 export interface RoundJob {
   roundId: string;
   /** The GitHub App installation the round belongs to: the unit of fairness. */
   installationId: number;
 }
 
-/** A job a worker holds, with the signal that tells it to stop. */
+/** A wake-up a worker took, with the signal that tells it this process is stopping. */
 export interface TakenJob {
   job: RoundJob;
-  /** 1 on the first take; above 1 when a worker died, stopped or failed holding it. */
-  attempt: number;
-  /**
-   * Failing now gives the job up for good: the handler should record the
-   * round as failed rather than throw, so it is not left running forever.
-   */
-  lastAttempt: boolean;
-  /**
-   * Aborted, with a JobStopError as reason, when the round is cancelled from
-   * any process, when this worker lost the job (its lease ran out and another
-   * worker may hold it now), or when this worker shuts down.
-   */
+  /** Aborted when this process shuts down: the worker hands its round back to the store. */
   signal: AbortSignal;
 }
 
 /**
- * Runs a round job. Resolving completes the job, unless the worker was
- * shutting down or lost the job meanwhile (then it is left for another
- * worker); rejecting fails it, and it is retried later.
+ * Handles a wake-up: claims the round in the store and runs it, or finds there is nothing to do
+ * (ended, held by a live worker, not yet due). A wake-up is delivered once and never retried by
+ * the queue: whatever happens to the round is its state in the store, and the sweeper
+ * (`wakeDueRounds`) wakes every round the store says is due, whatever became of its wake-ups.
  */
 export type JobHandler = (taken: TakenJob) => Promise<void>;
 
 export interface QueueDepth {
-  /** Waiting to be taken (including retries). */
+  /** Wake-ups waiting to be taken (including delayed ones). */
   queued: number;
-  /** Held by a worker now. */
+  /** Handlers running now (in this process, or across workers where the queue knows). */
   active: number;
 }
 
 export interface EnqueueOptions {
   /**
-   * Not taken before this many milliseconds from now (a push's quiet period). Enqueueing a
-   * job already waiting with a smaller delay brings its start forward, never back: a
-   * `@gadfly review` on a round still waiting for pushes to settle starts it at once.
+   * Not taken before this many milliseconds from now. A wake-up already waiting for the round
+   * is kept; asked for with no delay, it is brought forward to now.
    */
   delayMs?: number;
 }
 
 export interface WorkOptions {
-  /** Round jobs this process runs at once. */
+  /** Wake-ups this process handles at once (rounds it runs at once). */
   concurrency: number;
+  /** A round may have been cancelled by another process: tell its holder here to look. */
+  onHint?: (roundId: string) => void;
 }
 
 /**
- * Round jobs shared by every receiver and worker. Fairness: jobs are taken
- * in order of how many jobs their installation already had waiting or
- * running when they were enqueued (then oldest first), so an installation
- * that enqueues 20 rounds gets one turn in each pass, like every other
- * installation, instead of blocking them until its 20 are done.
+ * The dispatch of round wake-ups, shared by every receiver and worker. It never decides a round's
+ * fate: no attempts, no retries, no failure of its own (the run store's state machine,
+ * `run/round-machine.ts`, does). Fairness: wake-ups are taken in order of how many their
+ * installation already had waiting or running when they were sent (then oldest first), so an
+ * installation that sends 20 gets one turn in each pass, like every other installation.
  */
 export interface WorkQueue {
-  /**
-   * Queues the round; false when its job is already queued or running (enqueueing is
-   * idempotent; a shorter `delayMs` still brings a waiting job's start forward).
-   */
+  /** Sends a wake-up; false when one for the round was already waiting (idempotent). */
   enqueue(job: RoundJob, options?: EnqueueOptions): Promise<boolean>;
-  /** Starts taking jobs, at most `concurrency` at once in this process; call once. */
+  /** Starts taking wake-ups, at most `concurrency` at once in this process; call once. */
   work(handler: JobHandler, options: WorkOptions): Promise<void>;
   /**
-   * Stops the round's job on whichever worker holds it now or takes it later
-   * (its signal aborts with a "cancelled" JobStopError and `reason`); a job still
-   * waiting out its delay may be taken at once, only to end.
+   * Tells whichever process holds the round to read its state now (the receiver just cancelled
+   * it in the store): a hint, lost harmlessly if no one listens (the holder's lease renewal reads
+   * the same state within a third of the lease).
    */
-  cancel(roundId: string, reason: string): Promise<void>;
+  hint(roundId: string): Promise<void>;
   depth(): Promise<QueueDepth>;
   /**
-   * Stops taking jobs, aborts the handlers running here ("shutdown") and waits
-   * up to `graceMs` for them; their jobs go back to the queue for another worker.
+   * Stops taking wake-ups, aborts the handlers running here (their signal) and waits up to
+   * `graceMs` for them to hand their rounds back.
    */
   stop(graceMs: number): Promise<void>;
 }

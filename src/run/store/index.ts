@@ -1,10 +1,15 @@
 // Front door of src/run/store: the run store (SQLite, Postgres) and opening it.
 // Other folders import only from here; this lists what they use today.
+
+export { KeyedLock } from "./keyed-lock.js";
 export { openRunStore } from "./open-run-store.js";
 export { createPostgresPool } from "./postgres-pool.js";
 export type {
+  ClaimOutcome,
+  DueRound,
   FeedbackInput,
   FeedbackKind,
+  PreviousRound,
   RepoDismissal,
   RoundEnding,
   RoundTrigger,

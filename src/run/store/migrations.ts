@@ -297,6 +297,23 @@ const transcriptTexts = [
   )`,
 ];
 
+/**
+ * A round's life in one state machine (run/round-machine.ts): a claimed round carries a lease
+ * (its epoch, the fence every later transition of its holder is checked against; its owner; when
+ * it runs out) and a queued one the time it is due (`not_before`: a push's quiet period, a retry's
+ * backoff). `attempts` now counts attempts spent (crashes, failed starts), not takes, so a live
+ * round from before starts afresh, handed back (queued, due) as a shutdown would. PostgreSQL's
+ * cancellation table goes: a round's cancellation is its state in `rounds`, which every lease
+ * renewal reads.
+ */
+const roundLeases = [
+  "ALTER TABLE rounds ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
+  "ALTER TABLE rounds ADD COLUMN lease_owner TEXT",
+  "ALTER TABLE rounds ADD COLUMN lease_expires_at BIGINT",
+  "ALTER TABLE rounds ADD COLUMN not_before BIGINT",
+  "UPDATE rounds SET state = 'queued', attempts = 0 WHERE state IN ('queued', 'running')",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -334,5 +351,11 @@ export const migrations: readonly Migration[] = [
     name: "shared transcript texts",
     sqlite: transcriptTexts,
     postgres: transcriptTexts,
+  },
+  {
+    version: 12,
+    name: "round leases",
+    sqlite: roundLeases,
+    postgres: [...roundLeases, "DROP TABLE queue_cancellations"],
   },
 ];

@@ -56,3 +56,89 @@ export function describePostgresTarget(url: string): string {
     return "(an unparseable GADFLY_DATABASE_URL)";
   }
 }
+
+/**
+ * Runs `work` on a client taken from the pool. While checked out a client has no listener of the
+ * pool's, so a server that ends the connection (a restart, a failover: 57P01) would raise an
+ * 'error' event nobody hears — an uncaught exception. Here it is heard (`onError`), the statement
+ * in flight fails as usual, and the broken client is destroyed, not returned to the pool.
+ */
+export async function withPoolClient<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  onError: (error: Error) => void = () => undefined,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const listener = (error: Error) => {
+    broken = error;
+    onError(error);
+  };
+  client.on("error", listener);
+  try {
+    return await work(client);
+  } catch (error) {
+    broken ??= isConnectionLost(error) ? (error as Error) : undefined;
+    throw error;
+  } finally {
+    client.off("error", listener);
+    client.release(broken);
+  }
+}
+
+/** `work` in one transaction on a client of its own (rolled back if it throws). */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  begin = "BEGIN",
+): Promise<T> {
+  return withPoolClient(pool, async (client) => {
+    await client.query(begin);
+    try {
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+/** The server ended the session or the socket broke: the client cannot be reused. */
+export function isConnectionLost(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    code === "57P01" ||
+    code === "57P02" ||
+    code === "57P03" ||
+    code === "ECONNRESET" ||
+    code === "ECONNREFUSED" ||
+    code === "EPIPE" ||
+    (error instanceof Error && /Connection terminated/i.test(error.message))
+  );
+}
+
+/**
+ * Runs `work` again when the connection it used was lost (a server restart or failover ends
+ * every session): up to `attempts` tries, 100, 200, 400 ms… apart, on a fresh connection each
+ * time. For statements that may run twice: upserts, fenced transitions, reads.
+ */
+export async function retryOnConnectionLoss<T>(
+  work: () => Promise<T>,
+  options: { attempts?: number; sleep?: (milliseconds: number) => Promise<void> } = {},
+): Promise<T> {
+  const attempts = options.attempts ?? 5;
+  const wait =
+    options.sleep ??
+    ((milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isConnectionLost(error)) throw error;
+      await wait(100 * 2 ** (attempt - 1));
+    }
+  }
+}

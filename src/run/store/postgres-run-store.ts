@@ -5,6 +5,7 @@ import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import { supersededReason } from "../round-machine.js";
 import {
   installationSpendParams,
   installationSpendSql,
@@ -15,22 +16,44 @@ import {
 import { migrations } from "./migrations.js";
 import { applyPostgresMigrations, GADFLY_LOCK_CLASS } from "./postgres-migrations.js";
 import { postgresOpenError } from "./postgres-open-error.js";
-import { createPostgresPool, describePostgresTarget } from "./postgres-pool.js";
+import {
+  createPostgresPool,
+  describePostgresTarget,
+  inTransaction,
+  retryOnConnectionLoss,
+} from "./postgres-pool.js";
 import { retryOnDeadlock } from "./retry-on-deadlock.js";
+import {
+  claimedOutcome,
+  dueRoundOf,
+  endingTransition,
+  endingValues,
+  unclaimedOutcome,
+} from "./round-outcomes.js";
+import {
+  type RowTransition,
+  roundTransitionSql,
+  statementValues,
+  supersedableStates,
+} from "./round-transition-sql.js";
 import type {
+  ClaimOutcome,
+  ClaimRequest,
+  DueRound,
   FeedbackInput,
+  LeaseOutcome,
   PostedInline,
   PreviousRound,
   RepoDismissal,
   RepoRef,
   RoundArtifacts,
   RoundEnding,
+  RoundLeaseRef,
   RunStore,
   StartRoundInput,
   StartRoundResult,
   StoredFeedback,
   StoredRound,
-  UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import { readStoredTranscript, splitSharedTexts } from "./shared-texts.js";
@@ -61,6 +84,10 @@ import {
 export interface PostgresRunStoreOptions {
   /** `postgres://…` (GADFLY_DATABASE_URL). */
   url: string;
+  /**
+   * The store's clock (stamps); given, leases and due times follow it too (tests). Absent, they
+   * follow the database's clock, so workers whose clocks drift never disagree on a lease.
+   */
   clock?: Pick<Clock, "now">;
   /** Round ids; random UUIDs by default. */
   newId?: () => string;
@@ -72,6 +99,10 @@ export interface PostgresRunStoreOptions {
 }
 
 const LIVE = "state IN ('queued', 'running')";
+/** The database's time in epoch ms, when no lease clock is given. */
+const DATABASE_NOW_MS = "(extract(epoch from now()) * 1000)::bigint";
+/** The advisory-lock class of the pull requests' trigger locks (the start's is GADFLY_LOCK_CLASS). */
+const TRIGGER_LOCK_CLASS = GADFLY_LOCK_CLASS + 1;
 /** $1 owner, $2 repo, $3 pull number. */
 const SAME_PULL = "owner = $1 AND repo = $2 AND pull_number = $3";
 /** Byte order, as SQLite sorts: the database's collation must not change what callers see. */
@@ -86,7 +117,12 @@ const BYTES = 'COLLATE "C"';
 export class PostgresRunStore implements RunStore {
   private readonly pool: pg.Pool;
   private readonly clock: Pick<Clock, "now">;
+  /** Null: leases and due times follow the database's clock, which every worker shares. */
+  private readonly leaseClock: Pick<Clock, "now"> | null;
   private readonly newId: () => string;
+  private readonly url: string;
+  private readonly onIdleError: ((error: Error) => void) | undefined;
+  private lockPool: pg.Pool | undefined;
 
   /** Connects and migrates; throws StoreOpenError (without the password) when it cannot. */
   static async open(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
@@ -106,21 +142,26 @@ export class PostgresRunStore implements RunStore {
       await pool.end().catch(() => undefined);
       throw postgresOpenError(target, error);
     }
-    return new PostgresRunStore(pool, clock, options.newId ?? randomUUID);
+    return new PostgresRunStore(pool, options, clock);
   }
 
-  private constructor(pool: pg.Pool, clock: Pick<Clock, "now">, newId: () => string) {
+  private constructor(pool: pg.Pool, options: PostgresRunStoreOptions, clock: Pick<Clock, "now">) {
     this.pool = pool;
     this.clock = clock;
-    this.newId = newId;
+    this.leaseClock = options.clock ?? null;
+    this.newId = options.newId ?? randomUUID;
+    this.url = options.url;
+    this.onIdleError = options.onIdleError;
   }
 
   /** For readiness probes: one round trip to the server. */
   async ping(): Promise<void> {
-    await this.pool.query("SELECT 1");
+    await this.query("SELECT 1");
   }
 
   async recordDelivery(id: string, event: string, receivedAt: Date): Promise<"new" | "duplicate"> {
+    // Not retried on a lost connection: an insert that committed unacknowledged would then read
+    // as a duplicate and the delivery be dropped; failing, it is answered 500 and redelivered.
     const result = await this.pool.query(
       "INSERT INTO deliveries (id, event, received_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
       [id, event, receivedAt.getTime()],
@@ -129,7 +170,26 @@ export class PostgresRunStore implements RunStore {
   }
 
   async forgetDelivery(id: string): Promise<void> {
-    await this.pool.query("DELETE FROM deliveries WHERE id = $1", [id]);
+    await this.query("DELETE FROM deliveries WHERE id = $1", [id]);
+  }
+
+  async lockPullRequest<T>(repo: RepoRef, pullNumber: number, work: () => Promise<T>): Promise<T> {
+    // A pool of its own: a lock held across GitHub's answer never takes a connection the work
+    // needs (the store's pool); its class differs from the start's, which the work takes inside.
+    this.lockPool ??= createPostgresPool({
+      url: this.url,
+      maxConnections: 4,
+      applicationName: "gadfly-trigger-locks",
+      ...(this.onIdleError === undefined ? {} : { onIdleError: this.onIdleError }),
+    });
+    return inTransaction(this.lockPool, async (client) => {
+      await client.query("SET LOCAL lock_timeout = '30s'");
+      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [
+        TRIGGER_LOCK_CLASS,
+        JSON.stringify(pullKey(repo, pullNumber)),
+      ]);
+      return work();
+    });
   }
 
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
@@ -143,17 +203,25 @@ export class PostgresRunStore implements RunStore {
         [...key, input.headSha],
       );
       const joined = live.rows[0];
-      if (joined !== undefined) return { round: roundFromRow(joined), created: false, superseded };
+      if (joined !== undefined) {
+        const forward = await this.transition(client, "bring-forward", joined.id, {
+          delay_ms: input.delayMs ?? 0,
+        });
+        return { round: roundFromRow(forward ?? joined), created: false, superseded };
+      }
       // Under the PR's lock, so no other transaction can take the same number.
       const next = await client.query<{ next: number }>(
         `SELECT COALESCE(MAX(round_number), 0) + 1 AS next FROM rounds WHERE ${SAME_PULL}`,
         key,
       );
+      const delayMs = Math.max(0, input.delayMs ?? 0);
       const inserted = await client.query<RoundRow>(
         `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
            trigger_kind, trigger_delivery_id, trigger_actor, trigger_full, state, attempts,
-           created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, 'queued', 0, $11, $11)
+           not_before, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, 'queued', 0,
+           CASE WHEN $13::bigint > 0 THEN COALESCE($14::bigint, ${DATABASE_NOW_MS}) + $13::bigint END,
+           $11, $11)
          RETURNING *`,
         [
           this.newId(),
@@ -168,6 +236,8 @@ export class PostgresRunStore implements RunStore {
           input.trigger.actor ?? null,
           now,
           input.trigger.full === true ? 1 : 0,
+          delayMs,
+          this.leaseNow(),
         ],
       );
       const row = inserted.rows[0];
@@ -176,54 +246,108 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  async supersedeRounds(
-    repo: RepoRef,
-    pullNumber: number,
-    newHeadSha: string,
-  ): Promise<StoredRound[]> {
-    return this.transaction(async (client) => {
-      const key = pullKey(repo, pullNumber);
-      await lockPull(client, key);
-      return supersede(client, key, newHeadSha, this.clock.now());
-    });
-  }
-
   async findRound(roundId: string): Promise<StoredRound | null> {
-    const { rows } = await this.pool.query<RoundRow>("SELECT * FROM rounds WHERE id = $1", [
-      roundId,
-    ]);
+    const { rows } = await this.query<RoundRow>("SELECT * FROM rounds WHERE id = $1", [roundId]);
     const row = rows[0];
     return row === undefined ? null : roundFromRow(row);
   }
 
-  async markRoundRunning(roundId: string): Promise<boolean> {
-    const result = await this.pool.query(
-      `UPDATE rounds SET state = 'running', attempts = attempts + 1, updated_at = $2
-       WHERE id = $1 AND ${LIVE}`,
-      [roundId, this.clock.now()],
+  async claimRound(roundId: string, request: ClaimRequest): Promise<ClaimOutcome> {
+    const values = { owner: request.owner, lease_ms: request.leaseMs };
+    const claimed = await this.transition(this.pool, "claim", roundId, values);
+    if (claimed !== undefined) return claimedOutcome(claimed, false);
+    const taken = await this.transition(this.pool, "take-over", roundId, values);
+    if (taken !== undefined) return claimedOutcome(taken, true);
+    const { rows } = await this.query<RoundRow & { now_ms: number }>(
+      `SELECT *, COALESCE($2::bigint, ${DATABASE_NOW_MS}) AS now_ms FROM rounds WHERE id = $1`,
+      [roundId, this.leaseNow()],
     );
-    return result.rowCount === 1;
+    const row = rows[0];
+    return row === undefined ? { kind: "missing" } : unclaimedOutcome(row, Number(row.now_ms));
   }
 
-  async finishRound(roundId: string, ending: RoundEnding): Promise<boolean> {
-    // A concurrent supersede holds the row: this UPDATE waits, then re-checks LIVE on the new row.
-    const result = await this.pool.query(
-      `UPDATE rounds SET state = $2, failure = $3,
-         superseded_by = COALESCE($4::text, superseded_by), updated_at = $5, finished_at = $5
-       WHERE id = $1 AND ${LIVE}`,
-      [
-        roundId,
-        ending.state,
-        ending.state === "completed" ? null : (ending.failure ?? null),
-        ending.state === "cancelled" ? (ending.supersededBy ?? null) : null,
-        this.clock.now(),
-      ],
+  async renewLease(lease: RoundLeaseRef, leaseMs: number): Promise<LeaseOutcome> {
+    return this.fenced("renew", lease, { lease_ms: leaseMs });
+  }
+
+  async releaseRound(lease: RoundLeaseRef): Promise<LeaseOutcome> {
+    return this.fenced("release", lease, {});
+  }
+
+  async retryRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome> {
+    return this.fenced("retry", lease, { delay_ms: Math.max(0, delayMs) });
+  }
+
+  async finishRound(lease: RoundLeaseRef, ending: RoundEnding): Promise<LeaseOutcome> {
+    // A concurrent supersede holds the row: this UPDATE waits, then re-checks the state.
+    return this.fenced(endingTransition(ending), lease, endingValues(ending), ending.state);
+  }
+
+  async dueRounds(): Promise<DueRound[]> {
+    const { rows } = await this.query<RoundRow & { now_ms: number }>(
+      `SELECT *, COALESCE($1::bigint, ${DATABASE_NOW_MS}) AS now_ms FROM rounds
+       WHERE ${LIVE} ORDER BY created_at, id ${BYTES}`,
+      [this.leaseNow()],
     );
-    return result.rowCount === 1;
+    return rows.map((row) => dueRoundOf(row, Number(row.now_ms)));
+  }
+
+  async expireLeases(owner: string): Promise<number> {
+    const result = await this.query(
+      `UPDATE rounds SET lease_expires_at = COALESCE($2::bigint, ${DATABASE_NOW_MS})
+       WHERE state = 'running' AND (lease_owner IS NULL OR lease_owner <> $1)`,
+      [owner, this.leaseNow()],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  /** The lease clock: the injected one (tests), else null, and the database's time is used. */
+  private leaseNow(): number | null {
+    return this.leaseClock === null ? null : this.leaseClock.now();
+  }
+
+  /** One transition's UPDATE (round-transition-sql.ts); the row it made, or undefined if refused. */
+  private async transition(
+    queryable: pg.Pool | pg.PoolClient,
+    transition: RowTransition,
+    roundId: string,
+    values_: Record<string, string | number | null>,
+    ending?: RoundEnding["state"],
+  ): Promise<RoundRow | undefined> {
+    const statement = roundTransitionSql("postgres", transition, ending);
+    const values = statementValues(statement, "postgres", {
+      failure: null,
+      superseded_by: null,
+      ...values_,
+      id: roundId,
+      now: this.leaseNow(),
+      stamp: this.clock.now(),
+    }) as unknown[];
+    // A fenced UPDATE may run twice: the second finds the state it made and changes nothing.
+    const run = () => queryable.query<RoundRow>(statement.text, values);
+    const { rows } = queryable === this.pool ? await retryOnConnectionLoss(run) : await run();
+    return rows[0];
+  }
+
+  private async fenced(
+    transition: RowTransition,
+    lease: RoundLeaseRef,
+    values: Record<string, string | number | null>,
+    ending?: RoundEnding["state"],
+  ): Promise<LeaseOutcome> {
+    const row = await this.transition(
+      this.pool,
+      transition,
+      lease.roundId,
+      { ...values, epoch: lease.epoch },
+      ending,
+    );
+    if (row !== undefined) return { ok: true, round: roundFromRow(row) };
+    return { ok: false, round: await this.findRound(lease.roundId) };
   }
 
   async setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void> {
-    const result = await this.pool.query(
+    const result = await this.query(
       `UPDATE rounds SET
          status_comment_id = COALESCE($2::bigint, status_comment_id),
          consensus_comment_id = COALESCE($3::bigint, consensus_comment_id),
@@ -244,7 +368,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async markLensRunning(roundId: string, model: string, lens: string): Promise<boolean> {
-    const result = await this.pool.query(
+    const result = await this.query(
       `INSERT INTO lens_runs (round_id, model, lens, state, started_at) VALUES ($1, $2, $3, 'running', $4)
        ON CONFLICT (round_id, model, lens) DO UPDATE SET started_at = excluded.started_at
        WHERE lens_runs.state = 'running'`,
@@ -254,7 +378,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async saveLensReport(roundId: string, report: LensReport): Promise<void> {
-    await this.pool.query(
+    await this.query(
       `INSERT INTO lens_runs
          (round_id, model, lens, state, report, input_tokens, output_tokens, finished_at,
           cached_input_tokens, duration_ms)
@@ -279,7 +403,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async lensReports(roundId: string): Promise<LensReport[]> {
-    const { rows } = await this.pool.query<{ report: string }>(
+    const { rows } = await this.query<{ report: string }>(
       `SELECT report FROM lens_runs WHERE round_id = $1 AND report IS NOT NULL
        ORDER BY model ${BYTES}, lens ${BYTES}`,
       [roundId],
@@ -296,7 +420,7 @@ export class PostgresRunStore implements RunStore {
     const { json, texts } = splitSharedTexts(messages);
     // One statement: the texts and the row that refers to them commit together, so retention
     // (which deletes texts no transcript refers to) never sees one without the other.
-    await this.pool.query(
+    await this.query(
       `WITH kept AS (
          INSERT INTO transcript_texts (round_id, digest, text)
          SELECT $1, digest, text FROM unnest($6::text[], $7::text[]) AS t(digest, text)
@@ -310,7 +434,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async transcript(roundId: string, model: string, lens: string): Promise<Message[] | null> {
-    const { rows } = await this.pool.query<{ messages: string }>(
+    const { rows } = await this.query<{ messages: string }>(
       "SELECT messages FROM transcripts WHERE round_id = $1 AND model = $2 AND lens = $3",
       [roundId, model, lens],
     );
@@ -319,24 +443,13 @@ export class PostgresRunStore implements RunStore {
     const stored = readStoredTranscript(row.messages);
     const texts = new Map<string, string>();
     if (stored.refs.length > 0) {
-      const found = await this.pool.query<{ digest: string; text: string }>(
+      const found = await this.query<{ digest: string; text: string }>(
         "SELECT digest, text FROM transcript_texts WHERE round_id = $1 AND digest = ANY($2::text[])",
         [roundId, stored.refs],
       );
       for (const text of found.rows) texts.set(text.digest, text.text);
     }
     return stored.join(texts);
-  }
-
-  async unfinishedRounds(): Promise<UnfinishedRound[]> {
-    const { rows } = await this.pool.query<RoundRow>(
-      `SELECT * FROM rounds WHERE ${LIVE} ORDER BY created_at, id ${BYTES}`,
-    );
-    const unfinished: UnfinishedRound[] = [];
-    for (const row of rows) {
-      unfinished.push({ round: roundFromRow(row), lensReports: await this.lensReports(row.id) });
-    }
-    return unfinished;
   }
 
   async saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void> {
@@ -368,7 +481,7 @@ export class PostgresRunStore implements RunStore {
     pullNumber: number,
     beforeRoundNumber: number,
   ): Promise<PreviousRound | null> {
-    const { rows } = await this.pool.query<RoundRow>(
+    const { rows } = await this.query<RoundRow>(
       `SELECT * FROM rounds
        WHERE ${SAME_PULL} AND state = 'completed' AND round_number < $4
        ORDER BY round_number DESC LIMIT 1`,
@@ -377,7 +490,7 @@ export class PostgresRunStore implements RunStore {
     const row = rows[0];
     if (row === undefined) return null;
     const round = roundFromRow(row);
-    const findings = await this.pool.query<RoundFindingRow>(
+    const findings = await this.query<RoundFindingRow>(
       `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = $1 ORDER BY ordinal`,
       [round.id],
     );
@@ -396,7 +509,7 @@ export class PostgresRunStore implements RunStore {
     fingerprint: string,
     commentId: number,
   ): Promise<void> {
-    await this.pool.query(
+    await this.query(
       `INSERT INTO posted_inline (owner, repo, pull_number, fingerprint, comment_id, posted_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (owner, repo, pull_number, fingerprint) DO UPDATE SET
@@ -413,7 +526,7 @@ export class PostgresRunStore implements RunStore {
     commentId: number,
     replyId: number,
   ): Promise<boolean> {
-    const result = await this.pool.query(
+    const result = await this.query(
       `UPDATE posted_inline SET fixed_reply_id = $6
        WHERE ${SAME_PULL} AND fingerprint = $4 AND comment_id = $5`,
       [...pullKey(repo, pullNumber), fingerprint, commentId, replyId],
@@ -428,7 +541,7 @@ export class PostgresRunStore implements RunStore {
   ): Promise<void> {
     const unique = [...new Set(fingerprints)];
     if (unique.length === 0) return;
-    await this.pool.query(
+    await this.query(
       `INSERT INTO listed_unplaced (owner, repo, pull_number, fingerprint, listed_at)
        SELECT $1, $2, $3, fingerprint, $4 FROM unnest($5::text[]) AS fingerprint
        ON CONFLICT (owner, repo, pull_number, fingerprint) DO NOTHING`,
@@ -437,7 +550,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async listedUnplaced(repo: RepoRef, pullNumber: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ fingerprint: string }>(
+    const { rows } = await this.query<{ fingerprint: string }>(
       `SELECT fingerprint FROM listed_unplaced WHERE ${SAME_PULL}
        ORDER BY listed_at, fingerprint ${BYTES}`,
       pullKey(repo, pullNumber),
@@ -446,7 +559,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async postedInline(repo: RepoRef, pullNumber: number): Promise<PostedInline[]> {
-    const { rows } = await this.pool.query<PostedInlineRow>(
+    const { rows } = await this.query<PostedInlineRow>(
       `SELECT ${POSTED_INLINE_COLUMNS} FROM posted_inline WHERE ${SAME_PULL}
        ORDER BY posted_at, fingerprint ${BYTES}`,
       pullKey(repo, pullNumber),
@@ -458,7 +571,7 @@ export class PostgresRunStore implements RunStore {
     // saved_order comes from its sequence (the column's default): a replaced challenge takes
     // a new number, so it moves to the end like any later save.
     const row = challengeToRow(record);
-    await this.pool.query(
+    await this.query(
       `INSERT INTO round_challenges
          (round_id, fingerprint, model, outcome, verdict, reason, checked, saved_at,
           input_tokens, cached_input_tokens, cache_write_tokens, output_tokens, duration_ms)
@@ -489,7 +602,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async challenges(roundId: string): Promise<ChallengeRecord[]> {
-    const { rows } = await this.pool.query<ChallengeRow>(
+    const { rows } = await this.query<ChallengeRow>(
       `SELECT ${CHALLENGE_COLUMNS} FROM round_challenges WHERE round_id = $1
        ORDER BY saved_order`,
       [roundId],
@@ -502,7 +615,7 @@ export class PostgresRunStore implements RunStore {
     since: Date,
     exceptRound?: string,
   ): Promise<ModelSpend[]> {
-    const { rows } = await this.pool.query<ModelSpendRow>(
+    const { rows } = await this.query<ModelSpendRow>(
       installationSpendSql("postgres"),
       installationSpendParams("postgres", installationId, since, exceptRound),
     );
@@ -510,7 +623,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async markPublishStep(roundId: string, step: string, state: "intent" | "done"): Promise<void> {
-    await this.pool.query(
+    await this.query(
       `INSERT INTO publish_steps (round_id, step, state, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (round_id, step) DO UPDATE SET state = excluded.state,
          updated_at = excluded.updated_at
@@ -520,7 +633,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async publishSteps(roundId: string): Promise<Record<string, "intent" | "done">> {
-    const { rows } = await this.pool.query<{ step: string; state: "intent" | "done" }>(
+    const { rows } = await this.query<{ step: string; state: "intent" | "done" }>(
       "SELECT step, state FROM publish_steps WHERE round_id = $1",
       [roundId],
     );
@@ -528,7 +641,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async saveFeedback(entry: FeedbackInput): Promise<StoredFeedback> {
-    const { rows } = await this.pool.query<FeedbackRow>(
+    const { rows } = await this.query<FeedbackRow>(
       `INSERT INTO finding_feedback
          (owner, repo, pull_number, fingerprint, kind, actor, reason, round_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -549,7 +662,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async feedback(repo: RepoRef, pullNumber: number): Promise<StoredFeedback[]> {
-    const { rows } = await this.pool.query<FeedbackRow>(
+    const { rows } = await this.query<FeedbackRow>(
       `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback WHERE ${SAME_PULL}
        ORDER BY created_at, id`,
       pullKey(repo, pullNumber),
@@ -558,7 +671,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async feedbackSince(since: Date, repo?: RepoRef): Promise<StoredFeedback[]> {
-    const { rows } = await this.pool.query<FeedbackRow>(
+    const { rows } = await this.query<FeedbackRow>(
       `SELECT ${FEEDBACK_COLUMNS} FROM finding_feedback
        WHERE created_at >= $1 AND ($2::text IS NULL OR (owner = $2 AND repo = $3))
        ORDER BY created_at, id`,
@@ -568,7 +681,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async repoDismissals(repo: RepoRef): Promise<RepoDismissal[]> {
-    const { rows } = await this.pool.query<RepoDismissalRow>(repoDismissalsQuery("$1", "$2"), [
+    const { rows } = await this.query<RepoDismissalRow>(repoDismissalsQuery("$1", "$2"), [
       repo.owner,
       repo.repo,
     ]);
@@ -578,34 +691,31 @@ export class PostgresRunStore implements RunStore {
   async scoreboardRows(since: Date, repo?: RepoRef): Promise<ScoreboardRows> {
     const queries = scoreboardQueries("postgres", (n) => `$${n}`, repo !== undefined);
     const params = [since.getTime(), ...(repo === undefined ? [] : [repo.owner, repo.repo])];
-    const client = await this.pool.connect();
-    try {
-      // One snapshot for the four reads, so a round saved meanwhile is wholly in or out.
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const read = async (sql: string) => (await client.query(sql, params)).rows;
-      const rows = scoreboardRowsFrom({
-        rounds: await read(queries.rounds),
-        lensRuns: await read(queries.lensRuns),
-        findings: await read(queries.findings),
-        challenges: await read(queries.challenges),
-      });
-      await client.query("COMMIT");
-      return rows;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    // One snapshot for the four reads, so a round saved meanwhile is wholly in or out.
+    return retryOnConnectionLoss(() =>
+      inTransaction(
+        this.pool,
+        async (client) => {
+          const read = async (sql: string) => (await client.query(sql, params)).rows;
+          return scoreboardRowsFrom({
+            rounds: await read(queries.rounds),
+            lensRuns: await read(queries.lensRuns),
+            findings: await read(queries.findings),
+            challenges: await read(queries.challenges),
+          });
+        },
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+      ),
+    );
   }
 
   async pruneTranscripts(olderThan: Date): Promise<number> {
-    const result = await this.pool.query("DELETE FROM transcripts WHERE saved_at < $1", [
+    const result = await this.query("DELETE FROM transcripts WHERE saved_at < $1", [
       olderThan.getTime(),
     ]);
     // Only a finished round's: a live one may still save a transcript that refers to a text
     // it saved before (ON CONFLICT DO NOTHING takes no lock this DELETE would wait for).
-    await this.pool.query(
+    await this.query(
       `DELETE FROM transcript_texts WHERE NOT EXISTS (
          SELECT 1 FROM transcripts WHERE transcripts.round_id = transcript_texts.round_id)
        AND round_id IN (SELECT id FROM rounds WHERE NOT ${LIVE})`,
@@ -614,29 +724,30 @@ export class PostgresRunStore implements RunStore {
   }
 
   async pruneDeliveries(olderThan: Date): Promise<number> {
-    const result = await this.pool.query("DELETE FROM deliveries WHERE received_at < $1", [
+    const result = await this.query("DELETE FROM deliveries WHERE received_at < $1", [
       olderThan.getTime(),
     ]);
     return result.rowCount ?? 0;
   }
 
   async close(): Promise<void> {
+    await this.lockPool?.end().catch(() => undefined);
     await this.pool.end();
   }
 
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    return retryOnConnectionLoss(() => inTransaction(this.pool, work));
+  }
+
+  /**
+   * A statement on the pool, tried again on a fresh connection when the server ended the one it
+   * ran on: a PostgreSQL restart under a running round does not fail the round.
+   */
+  private query<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<Row>> {
+    return retryOnConnectionLoss(() => this.pool.query<Row>(text, values));
   }
 }
 
@@ -666,10 +777,11 @@ async function supersede(
   now: number,
 ): Promise<StoredRound[]> {
   const { rows } = await client.query<RoundRow>(
-    `UPDATE rounds SET state = 'cancelled', superseded_by = $4, updated_at = $5, finished_at = $5
-     WHERE ${SAME_PULL} AND head_sha <> $4 AND ${LIVE}
+    `UPDATE rounds SET state = 'cancelled', superseded_by = $4, failure = $6, lease_owner = NULL,
+       lease_expires_at = NULL, updated_at = $5, finished_at = $5
+     WHERE ${SAME_PULL} AND head_sha <> $4 AND state IN (${supersedableStates()})
      RETURNING *`,
-    [...key, newHeadSha, now],
+    [...key, newHeadSha, now, supersededReason(newHeadSha)],
   );
   return rows.map(roundFromRow).sort((left, right) => left.number - right.number);
 }

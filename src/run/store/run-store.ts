@@ -2,6 +2,7 @@ import type { LensReport } from "../../agent/index.js";
 import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import type { RoundLeaseRef, RoundState } from "../round-machine.js";
 import type { ModelSpend } from "./installation-spend.js";
 import type { ScoreboardRows } from "./scoreboard-rows.js";
 
@@ -23,8 +24,7 @@ export interface RoundTrigger {
   full?: boolean;
 }
 
-/** queued → running → completed | failed | cancelled; the last three are terminal. */
-export type RoundState = "queued" | "running" | "completed" | "failed" | "cancelled";
+export type { RoundLeaseRef, RoundState } from "../round-machine.js";
 
 /** GitHub ids of what the round published; absent until set. */
 export interface RoundArtifacts {
@@ -45,8 +45,15 @@ export interface StoredRound {
   number: number;
   trigger: RoundTrigger;
   state: RoundState;
-  /** How many times the round was marked running: above 1 means it was resumed. */
+  /**
+   * Attempts the round spent: crashes of whoever held it (its lease ran out) and starts that
+   * failed. A shutdown hands the round back without spending one (round-machine.ts).
+   */
   attempts: number;
+  /** Claims so far (each starts a new lease): above 0 before a claim means it ran before. */
+  leaseEpoch: number;
+  /** A queued round is not claimed before this (a push's quiet period, a retry's backoff). */
+  notBefore: Date | null;
   /** The newer head SHA that cancelled this round. */
   supersededBy: string | null;
   /** Why the round failed or was cancelled, safe to publish. */
@@ -61,9 +68,17 @@ export interface StartRoundInput {
   repo: RepoRef;
   installationId: number;
   pullNumber: number;
-  /** The pull request's current head SHA: older rounds of the PR at any other SHA are superseded. */
+  /**
+   * The pull request's current head SHA as GitHub reports it, read under the pull request's
+   * lock (`lockPullRequest`): every live round of the PR at another SHA is older, and superseded.
+   */
   headSha: string;
   trigger: RoundTrigger;
+  /**
+   * Not claimed before this many ms from now (a push's quiet period). Joining a round that waits
+   * longer brings its start forward, never back.
+   */
+  delayMs?: number;
 }
 
 export interface StartRoundResult {
@@ -80,11 +95,45 @@ export type RoundEnding =
   | { state: "failed"; failure: string }
   | { state: "cancelled"; failure?: string; supersededBy?: string };
 
-/** A round left queued or running (e.g. by a crash), with what it already paid for. */
-export interface UnfinishedRound {
-  round: StoredRound;
-  /** Lenses already ended: do not call them again. */
-  lensReports: LensReport[];
+/** Who claims a round, and for how long its lease holds without being renewed. */
+export interface ClaimRequest {
+  owner: string;
+  leaseMs: number;
+}
+
+/** What a claim found: the round is this worker's now (with its lease), or why not. */
+export type ClaimOutcome =
+  | {
+      kind: "claimed";
+      round: StoredRound;
+      lease: RoundLeaseRef;
+      /** Taken over from a holder whose lease ran out: that crash spent an attempt. */
+      tookOver: boolean;
+    }
+  /** Queued, not yet due: wake it again in `dueInMs`. */
+  | { kind: "not-due"; round: StoredRound; dueInMs: number }
+  /** Running under another worker's live lease. */
+  | { kind: "held"; round: StoredRound }
+  | { kind: "ended"; round: StoredRound }
+  | { kind: "missing" };
+
+/**
+ * The answer to a fenced transition: `ok` when the holder's lease was still the round's and the
+ * round in a state the transition leaves; otherwise the round as it is now (null if deleted),
+ * so the holder learns why (ended elsewhere, superseded, or taken over: its lease is gone).
+ */
+export interface LeaseOutcome {
+  ok: boolean;
+  round: StoredRound | null;
+}
+
+/** A live round and how soon someone should look at it: what the sweeper wakes. */
+export interface DueRound {
+  roundId: string;
+  installationId: number;
+  state: "queued" | "running";
+  /** 0 when due now (queued and due, or running with its lease run out); else ms until then. */
+  dueInMs: number;
 }
 
 export interface PreviousRound {
@@ -176,18 +225,40 @@ export interface RunStore {
   forgetDelivery(id: string): Promise<void>;
 
   /**
-   * Starts (or joins) the round of a (PR, head SHA): at most one round per
-   * (PR, SHA) is queued or running. In the same transaction, every queued or
-   * running round of the PR at another SHA is cancelled with `supersededBy`.
+   * Runs `work` holding the pull request's trigger lock, which receivers in every process share:
+   * a trigger reads the PR's current head from GitHub and starts its round under it, so a late
+   * delivery for an older head cannot start a round after a newer one did.
+   */
+  lockPullRequest<T>(repo: RepoRef, pullNumber: number, work: () => Promise<T>): Promise<T>;
+  /**
+   * Starts (or joins) the round of a (PR, head SHA) — the machine's `start`: at most one round per
+   * (PR, SHA) is queued or running. In the same transaction, every queued or running round of the
+   * PR at another SHA is cancelled with `supersededBy` (`supersede`), and a joined round waiting
+   * longer than `delayMs` is brought forward (`bring-forward`).
    */
   startRound(input: StartRoundInput): Promise<StartRoundResult>;
-  /** Cancels the PR's queued/running rounds at SHAs other than `newHeadSha`; returns them. */
-  supersedeRounds(repo: RepoRef, pullNumber: number, newHeadSha: string): Promise<StoredRound[]>;
   findRound(roundId: string): Promise<StoredRound | null>;
-  /** queued → running (or running again on resume; counts an attempt). False once the round ended. */
-  markRoundRunning(roundId: string): Promise<boolean>;
-  /** Ends a queued/running round. False when it had already ended: the first ending wins. */
-  finishRound(roundId: string, ending: RoundEnding): Promise<boolean>;
+  /**
+   * `claim` (queued and due) or `take-over` (running, its lease run out: spends an attempt):
+   * the round is this worker's until its lease runs out, its epoch the fence of every later
+   * transition it takes.
+   */
+  claimRound(roundId: string, request: ClaimRequest): Promise<ClaimOutcome>;
+  /** `renew`: the lease holds `leaseMs` more from now. */
+  renewLease(lease: RoundLeaseRef, leaseMs: number): Promise<LeaseOutcome>;
+  /** `release`: a stopping worker hands the round back, due at once, no attempt spent. */
+  releaseRound(lease: RoundLeaseRef): Promise<LeaseOutcome>;
+  /** `retry`: the round could not start; it is due again in `delayMs` and spends an attempt. */
+  retryRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome>;
+  /** `complete`, `fail` or `cancel`, by the ending's state: the first ending wins. */
+  finishRound(lease: RoundLeaseRef, ending: RoundEnding): Promise<LeaseOutcome>;
+  /** Every live round with when it is due: the sweeper wakes them (queued or lease run out). */
+  dueRounds(): Promise<DueRound[]>;
+  /**
+   * Ends every lease not held by `owner` at once: for the single-process store, whose only
+   * process is `owner`, so any other holder died with the last process. Returns how many.
+   */
+  expireLeases(owner: string): Promise<number>;
   /** Sets the given artifact ids; those not given keep their value. */
   setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void>;
 
@@ -204,9 +275,6 @@ export interface RunStore {
   /** Kept apart from reports so retention can prune them. */
   saveTranscript(roundId: string, model: string, lens: string, messages: Message[]): Promise<void>;
   transcript(roundId: string, model: string, lens: string): Promise<Message[] | null>;
-
-  /** Rounds still queued or running, oldest first, with their saved lens reports. */
-  unfinishedRounds(): Promise<UnfinishedRound[]>;
 
   /** Replaces the findings published by the round. */
   saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void>;

@@ -5,6 +5,7 @@ import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
+import { supersededReason } from "../round-machine.js";
 import {
   installationSpendParams,
   installationSpendSql,
@@ -12,21 +13,39 @@ import {
   type ModelSpendRow,
   modelSpendFromRow,
 } from "./installation-spend.js";
+import { KeyedLock } from "./keyed-lock.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
+import {
+  claimedOutcome,
+  dueRoundOf,
+  endingTransition,
+  endingValues,
+  unclaimedOutcome,
+} from "./round-outcomes.js";
+import {
+  type RowTransition,
+  roundTransitionSql,
+  statementValues,
+  supersedableStates,
+} from "./round-transition-sql.js";
 import type {
+  ClaimOutcome,
+  ClaimRequest,
+  DueRound,
   FeedbackInput,
+  LeaseOutcome,
   PostedInline,
   PreviousRound,
   RepoDismissal,
   RepoRef,
   RoundArtifacts,
   RoundEnding,
+  RoundLeaseRef,
   RunStore,
   StartRoundInput,
   StartRoundResult,
   StoredFeedback,
   StoredRound,
-  UnfinishedRound,
 } from "./run-store.js";
 import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./scoreboard-rows.js";
 import { readStoredTranscript, splitSharedTexts } from "./shared-texts.js";
@@ -87,6 +106,7 @@ export class SqliteRunStore implements RunStore {
   private readonly newId: () => string;
   // Compiled once each: the per-lens and per-step writes run dozens of times a round.
   private readonly statements: StatementCache;
+  private readonly pullLocks = new KeyedLock();
 
   /** Opens or creates the store; throws StoreOpenError with what to do when it cannot. */
   static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
@@ -119,6 +139,11 @@ export class SqliteRunStore implements RunStore {
     this.statements.prepare<[string]>("DELETE FROM deliveries WHERE id = ?").run(id);
   }
 
+  async lockPullRequest<T>(repo: RepoRef, pullNumber: number, work: () => Promise<T>): Promise<T> {
+    // One process writes the SQLite store: a lock in memory is the pull request's lock.
+    return this.pullLocks.run(JSON.stringify(pullKey(repo, pullNumber)), work);
+  }
+
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
     const start = this.database.transaction((): StartRoundResult => {
       const now = this.clock.now();
@@ -129,20 +154,26 @@ export class SqliteRunStore implements RunStore {
           `SELECT * FROM rounds WHERE ${SAME_PULL} AND head_sha = @head_sha AND ${LIVE}`,
         )
         .get({ ...key, head_sha: input.headSha });
-      if (live !== undefined) return { round: roundFromRow(live), created: false, superseded };
+      if (live !== undefined) {
+        const joined = this.transition("bring-forward", live.id, {
+          delay_ms: input.delayMs ?? 0,
+        });
+        return { round: roundFromRow(joined ?? live), created: false, superseded };
+      }
       const next = this.statements
         .prepare<[PullKey], { next: number }>(
           `SELECT COALESCE(MAX(round_number), 0) + 1 AS next FROM rounds WHERE ${SAME_PULL}`,
         )
         .get(key);
+      const delayMs = Math.max(0, input.delayMs ?? 0);
       const row = this.statements
         .prepare<[Record<string, string | number | null>], RoundRow>(
           `INSERT INTO rounds (id, owner, repo, installation_id, pull_number, head_sha, round_number,
              trigger_kind, trigger_delivery_id, trigger_actor, trigger_full, state, attempts,
-             created_at, updated_at)
+             not_before, created_at, updated_at)
            VALUES (@id, @owner, @repo, @installation_id, @pull_number, @head_sha, @round_number,
              @trigger_kind, @trigger_delivery_id, @trigger_actor, @trigger_full, 'queued', 0,
-             @now, @now)
+             @not_before, @now, @now)
            RETURNING *`,
         )
         .get({
@@ -155,6 +186,7 @@ export class SqliteRunStore implements RunStore {
           trigger_delivery_id: input.trigger.deliveryId,
           trigger_actor: input.trigger.actor ?? null,
           trigger_full: input.trigger.full === true ? 1 : 0,
+          not_before: delayMs > 0 ? now + delayMs : null,
           now,
         });
       if (row === undefined) throw new Error("inserting a round returned no row");
@@ -164,25 +196,15 @@ export class SqliteRunStore implements RunStore {
     return start.immediate();
   }
 
-  async supersedeRounds(
-    repo: RepoRef,
-    pullNumber: number,
-    newHeadSha: string,
-  ): Promise<StoredRound[]> {
-    const run = this.database.transaction(() =>
-      this.supersede(pullKey(repo, pullNumber), newHeadSha, this.clock.now()),
-    );
-    return run.immediate();
-  }
-
   private supersede(key: PullKey, newHeadSha: string, now: number): StoredRound[] {
     const rows = this.statements
-      .prepare<[PullKey & { sha: string; now: number }], RoundRow>(
-        `UPDATE rounds SET state = 'cancelled', superseded_by = @sha, updated_at = @now, finished_at = @now
-         WHERE ${SAME_PULL} AND head_sha <> @sha AND ${LIVE}
+      .prepare<[PullKey & { sha: string; failure: string; now: number }], RoundRow>(
+        `UPDATE rounds SET state = 'cancelled', superseded_by = @sha, failure = @failure,
+           lease_owner = NULL, lease_expires_at = NULL, updated_at = @now, finished_at = @now
+         WHERE ${SAME_PULL} AND head_sha <> @sha AND state IN (${supersedableStates()})
          RETURNING *`,
       )
-      .all({ ...key, sha: newHeadSha, now });
+      .all({ ...key, sha: newHeadSha, failure: supersededReason(newHeadSha), now });
     return rows.map(roundFromRow).sort((left, right) => left.number - right.number);
   }
 
@@ -193,32 +215,92 @@ export class SqliteRunStore implements RunStore {
     return row === undefined ? null : roundFromRow(row);
   }
 
-  async markRoundRunning(roundId: string): Promise<boolean> {
-    const result = this.statements
-      .prepare<[number, string]>(
-        `UPDATE rounds SET state = 'running', attempts = attempts + 1, updated_at = ?
-         WHERE id = ? AND ${LIVE}`,
-      )
-      .run(this.clock.now(), roundId);
-    return result.changes === 1;
+  async claimRound(roundId: string, request: ClaimRequest): Promise<ClaimOutcome> {
+    const claim = this.database.transaction((): ClaimOutcome => {
+      const values = { owner: request.owner, lease_ms: request.leaseMs };
+      const claimed = this.transition("claim", roundId, values);
+      if (claimed !== undefined) return claimedOutcome(claimed, false);
+      const taken = this.transition("take-over", roundId, values);
+      if (taken !== undefined) return claimedOutcome(taken, true);
+      const row = this.statements
+        .prepare<[string], RoundRow>("SELECT * FROM rounds WHERE id = ?")
+        .get(roundId);
+      return row === undefined ? { kind: "missing" } : unclaimedOutcome(row, this.clock.now());
+    });
+    return claim.immediate();
   }
 
-  async finishRound(roundId: string, ending: RoundEnding): Promise<boolean> {
+  async renewLease(lease: RoundLeaseRef, leaseMs: number): Promise<LeaseOutcome> {
+    return this.fenced("renew", lease, { lease_ms: leaseMs });
+  }
+
+  async releaseRound(lease: RoundLeaseRef): Promise<LeaseOutcome> {
+    return this.fenced("release", lease, {});
+  }
+
+  async retryRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome> {
+    return this.fenced("retry", lease, { delay_ms: Math.max(0, delayMs) });
+  }
+
+  async finishRound(lease: RoundLeaseRef, ending: RoundEnding): Promise<LeaseOutcome> {
+    return this.fenced(endingTransition(ending), lease, endingValues(ending), ending.state);
+  }
+
+  async dueRounds(): Promise<DueRound[]> {
+    const rows = this.statements
+      .prepare<[], RoundRow>(`SELECT * FROM rounds WHERE ${LIVE} ORDER BY created_at, id`)
+      .all();
     const now = this.clock.now();
+    return rows.map((row) => dueRoundOf(row, now));
+  }
+
+  async expireLeases(owner: string): Promise<number> {
     const result = this.statements
-      .prepare<[Record<string, string | number | null>]>(
-        `UPDATE rounds SET state = @state, failure = @failure,
-           superseded_by = COALESCE(@superseded_by, superseded_by), updated_at = @now, finished_at = @now
-         WHERE id = @id AND ${LIVE}`,
+      .prepare<[number, string]>(
+        `UPDATE rounds SET lease_expires_at = ?
+         WHERE state = 'running' AND (lease_owner IS NULL OR lease_owner <> ?)`,
       )
-      .run({
-        id: roundId,
-        state: ending.state,
-        failure: ending.state === "completed" ? null : (ending.failure ?? null),
-        superseded_by: ending.state === "cancelled" ? (ending.supersededBy ?? null) : null,
-        now,
-      });
-    return result.changes === 1;
+      .run(this.clock.now(), owner);
+    return result.changes;
+  }
+
+  /** One transition's UPDATE (round-transition-sql.ts); the row it made, or undefined if refused. */
+  private transition(
+    transition: RowTransition,
+    roundId: string,
+    values: Record<string, string | number | null>,
+    ending?: RoundEnding["state"],
+  ): RoundRow | undefined {
+    const statement = roundTransitionSql("sqlite", transition, ending);
+    const now = this.clock.now();
+    return this.statements
+      .prepare<[Record<string, string | number | null>], RoundRow>(statement.text)
+      .get(
+        statementValues(statement, "sqlite", {
+          failure: null,
+          superseded_by: null,
+          ...values,
+          id: roundId,
+          now,
+          stamp: now,
+        }) as Record<string, string | number | null>,
+      );
+  }
+
+  private async fenced(
+    transition: RowTransition,
+    lease: RoundLeaseRef,
+    values: Record<string, string | number | null>,
+    ending?: RoundEnding["state"],
+  ): Promise<LeaseOutcome> {
+    const row = this.transition(
+      transition,
+      lease.roundId,
+      { ...values, epoch: lease.epoch },
+      ending,
+    );
+    if (row !== undefined) return { ok: true, round: roundFromRow(row) };
+    return { ok: false, round: await this.findRound(lease.roundId) };
   }
 
   async setArtifacts(roundId: string, artifacts: RoundArtifacts): Promise<void> {
@@ -331,17 +413,6 @@ export class SqliteRunStore implements RunStore {
       if (found !== undefined) texts.set(digest, found.text);
     }
     return stored.join(texts);
-  }
-
-  async unfinishedRounds(): Promise<UnfinishedRound[]> {
-    const rows = this.statements
-      .prepare<[], RoundRow>(`SELECT * FROM rounds WHERE ${LIVE} ORDER BY created_at, id`)
-      .all();
-    const unfinished: UnfinishedRound[] = [];
-    for (const row of rows) {
-      unfinished.push({ round: roundFromRow(row), lensReports: await this.lensReports(row.id) });
-    }
-    return unfinished;
   }
 
   async saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void> {

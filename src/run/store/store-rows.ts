@@ -42,6 +42,11 @@ export interface RoundRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** Migration 12: the round's lease and when a queued round is due. */
+  lease_epoch: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  not_before: number | null;
 }
 
 /** Maps a row to the store's shape; the CHECK constraints guarantee the enum columns. */
@@ -67,6 +72,8 @@ export function roundFromRow(row: RoundRow): StoredRound {
     trigger,
     state: row.state as RoundState,
     attempts: row.attempts,
+    leaseEpoch: Number(row.lease_epoch),
+    notBefore: row.not_before === null ? null : new Date(Number(row.not_before)),
     supersededBy: row.superseded_by,
     failure: row.failure,
     artifacts,

@@ -338,6 +338,14 @@ export class FakeGitHub {
     this.enqueueFault({ method, path, status, ...options });
   }
 
+  /**
+   * The next matching request is carried out (what it creates exists) and then answered
+   * `status`: GitHub's 502 after creating a comment, a review or a check run.
+   */
+  failAfterDoingNext(method: string, path: PathPattern, status = 502): void {
+    this.enqueueFault({ method, path, status, afterDoing: true });
+  }
+
   /** The next matching request hits GitHub's secondary rate limit (403 + retry-after). */
   secondaryRateLimitNext(method: string, path: PathPattern, retryAfterSeconds = 60): void {
     this.enqueueFault({

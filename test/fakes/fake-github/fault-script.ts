@@ -9,12 +9,18 @@ export interface ScriptedFault {
   headers?: Record<string, string>;
   /** How many matching requests it answers before it is used up (default 1). */
   times?: number;
+  /**
+   * The request is carried out first (the comment, review or check is created), and only the
+   * answer is the fault: what GitHub does when it creates the object and then answers 502.
+   */
+  afterDoing?: boolean;
 }
 
 export interface FaultAnswer {
   status: number;
   body: unknown;
   headers: Record<string, string>;
+  afterDoing: boolean;
 }
 
 interface Latency {
@@ -70,6 +76,7 @@ export class FaultScript {
         status: String(fault.status),
       },
       headers: fault.headers ?? {},
+      afterDoing: fault.afterDoing === true,
     };
   }
 

@@ -123,7 +123,7 @@ export async function handleRequest(
         422,
         `Invalid request.\n\n${checked.errors.map((error) => `${error.instancePath || "body"} ${error.message ?? "is invalid"}`).join("\n")}`,
       );
-    } else if (fault !== undefined) {
+    } else if (fault !== undefined && !fault.afterDoing) {
       recorded.faulted = true;
       answer = { status: fault.status, json: fault.body, headers: fault.headers };
     } else if (limited !== undefined) {
@@ -146,6 +146,10 @@ export async function handleRequest(
         answer = await matched.route.handle(context);
       } catch (error) {
         answer = githubError(500, `Fake GitHub failed: ${(error as Error).message}`);
+      }
+      if (fault?.afterDoing === true) {
+        recorded.faulted = true;
+        answer = { status: fault.status, json: fault.body, headers: fault.headers };
       }
     }
   }

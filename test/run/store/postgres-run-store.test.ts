@@ -13,6 +13,7 @@ import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
+import { runStoreContractTransitions } from "./contract/transitions.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
 
 let server: TestPostgres | undefined;
@@ -29,6 +30,7 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
 
   const backend = postgresStoreBackend(() => databaseUrl);
   runStoreContractRounds(backend);
+  runStoreContractTransitions(backend);
   runStoreContractScoreboard(backend);
   runStoreContractLenses(backend);
   runStoreContractPublished(backend);

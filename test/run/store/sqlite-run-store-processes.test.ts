@@ -86,9 +86,12 @@ describe("SqliteRunStore across processes", () => {
     expect(rounds).toHaveLength(count);
 
     const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
-    const unfinished = await store.unfinishedRounds();
-    expect(unfinished.map((entry) => entry.round.id).sort()).toEqual([...rounds].sort());
-    expect(new Set(unfinished.map((entry) => entry.round.pullNumber)).size).toBe(count);
+    const due = await store.dueRounds();
+    expect(due.map((entry) => entry.roundId).sort()).toEqual([...rounds].sort());
+    const pulls = await Promise.all(
+      due.map(async (entry) => (await store.findRound(entry.roundId))?.pullNumber),
+    );
+    expect(new Set(pulls).size).toBe(count);
   });
 
   it("keeps what a killed process wrote and resumes its round without its finished lenses", async () => {
@@ -98,17 +101,27 @@ describe("SqliteRunStore across processes", () => {
     const roundId = stdout.trim();
 
     const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
-    const unfinished = await store.unfinishedRounds();
-    expect(unfinished).toHaveLength(1);
-    expect(unfinished[0]?.round).toMatchObject({ id: roundId, state: "running", attempts: 1 });
-    expect(unfinished[0]?.lensReports).toEqual([
+    expect((await store.dueRounds()).map((entry) => entry.roundId)).toEqual([roundId]);
+    expect(await store.findRound(roundId)).toMatchObject({
+      state: "running",
+      attempts: 0,
+      leaseEpoch: 1,
+    });
+    expect(await store.lensReports(roundId)).toEqual([
       sampleLensReport({ lens: "correctness" }),
       sampleLensReport(),
     ]);
     expect(await store.markLensRunning(roundId, "glm-5.2:cloud", "security")).toBe(false);
     expect(await store.markLensRunning(roundId, "glm-5.2:cloud", "performance")).toBe(true);
     expect(await store.transcript(roundId, "glm-5.2:cloud", "performance")).toHaveLength(1);
-    expect(await store.markRoundRunning(roundId)).toBe(true);
-    expect((await store.findRound(roundId))?.attempts).toBe(2);
+    // The next process ends the dead one's lease and takes the round over: the crash spent an attempt.
+    expect(await store.expireLeases("next-process")).toBe(1);
+    expect(
+      await store.claimRound(roundId, { owner: "next-process", leaseMs: 60_000 }),
+    ).toMatchObject({
+      kind: "claimed",
+      tookOver: true,
+      round: { attempts: 1, leaseEpoch: 2 },
+    });
   });
 });

@@ -8,11 +8,13 @@ import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
+import { runStoreContractTransitions } from "./contract/transitions.js";
 import { sqliteStoreBackend } from "./helpers/sqlite-store-backend.js";
 
 // The shared RunStore contract; SQLite's own concerns (files, processes, migrations) have their own tests.
 describe("SqliteRunStore", () => {
   runStoreContractRounds(sqliteStoreBackend);
+  runStoreContractTransitions(sqliteStoreBackend);
   runStoreContractScoreboard(sqliteStoreBackend);
   runStoreContractLenses(sqliteStoreBackend);
   runStoreContractPublished(sqliteStoreBackend);

@@ -3,6 +3,7 @@ import type { PreviousFinding } from "../../../src/consensus/index.js";
 import type { ChallengeRecord } from "../../../src/run/cross-examine.js";
 import type { RepoRef, RunStore } from "../../../src/run/store/run-store.js";
 import type { FakeClock } from "../../helpers/fake-clock.js";
+import { claimRound, endRound } from "../../run/store/helpers/claim-round.js";
 
 /**
  * A store seeded with a known history, whose scoreboard is worked out by hand in
@@ -42,7 +43,7 @@ export async function seedScoreboardStore(
     lens("alpha", "security", "done", 5, [9_000_000, 0, 9_000_000], 1),
   );
   await store.saveFingerprints(old, [finding("fp-old", ["alpha"], "security")]);
-  await store.finishRound(old, { state: "completed" });
+  await endRound(store, old, { state: "completed" });
 
   clock.advance(40 * DAY);
   const first = await round(store, widgets, 7, "aaa111");
@@ -80,7 +81,7 @@ export async function seedScoreboardStore(
   await store.saveChallenge(first, challenge("fp-null", "gamma", "unsure", [5_000, 500]));
   await store.saveChallenge(first, challenge("fp-race", "alpha", "refute", [20_000, 2_000]));
   await store.saveChallenge(first, challenge("fp-race", "beta", "refute", [10_000, 1_000]));
-  await store.finishRound(first, { state: "completed" });
+  await endRound(store, first, { state: "completed" });
 
   clock.advance(DAY);
   const second = await round(store, widgets, 7, "bbb222");
@@ -97,7 +98,7 @@ export async function seedScoreboardStore(
     finding("fp-sql", ["alpha", "beta"], "security", names.title),
     finding("fp-race", ["gamma"], "security"),
   ]);
-  await store.finishRound(second, { state: "completed" });
+  await endRound(store, second, { state: "completed" });
 
   clock.advance(DAY);
   const gizmo = await round(store, GIZMO, 3, "ccc333");
@@ -106,7 +107,7 @@ export async function seedScoreboardStore(
     lens("alpha", "security", "done", 1, [100_000, 0, 10_000], 16_000),
   );
   await store.saveFingerprints(gizmo, [finding("fp-xss", ["alpha"], "security")]);
-  await store.finishRound(gizmo, { state: "completed" });
+  await endRound(store, gizmo, { state: "completed" });
 
   clock.advance(3_600_000);
   const running = await round(store, GIZMO, 4, "ddd444");
@@ -152,7 +153,7 @@ async function round(store: RunStore, repo: RepoRef, pullNumber: number, headSha
     headSha,
     trigger: { kind: "push", deliveryId: `delivery-${headSha}` },
   });
-  await store.markRoundRunning(round.id);
+  await claimRound(store, round.id);
   return round.id;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../../src/llm/message.js";
 import { sampleLensReport } from "../../../builders/lens-report.js";
+import { claimRound, endRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -19,7 +20,7 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
       headSha,
       trigger: { kind: "push", deliveryId: `d-${headSha}-${pullNumber}` },
     });
-    await t.store.markRoundRunning(round.id);
+    await claimRound(t.store, round.id);
     return round.id;
   }
 
@@ -134,7 +135,7 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
       const first = await runningRound("aaa111", 7);
       await t.store.saveTranscript(first, "m1", "security", session("security"));
       const oneRound = await t.fixture.storedTranscriptChars();
-      await t.store.finishRound(first, { state: "completed" });
+      await endRound(t.store, first, { state: "completed" });
       await t.clock.advanceAndSettle(10 * DAY);
       const second = await runningRound("bbb222", 8);
       await t.store.saveTranscript(second, "m1", "security", session("security"));
@@ -162,7 +163,7 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
   });
 
   describe("resume", () => {
-    it("returns rounds left queued or running, with their saved reports, after an unclean stop", async () => {
+    it("wakes rounds left queued or running after an unclean stop, and keeps their saved reports", async () => {
       const running = await runningRound("aaa111", 7);
       await t.store.saveLensReport(running, sampleLensReport());
       await t.store.saveLensReport(running, sampleLensReport({ lens: "correctness" }));
@@ -176,21 +177,21 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
         trigger: { kind: "comment", deliveryId: "d-9", actor: "mona" },
       });
       const completed = await runningRound("aaa111", 8);
-      await t.store.finishRound(completed, { state: "completed" });
+      await endRound(t.store, completed, { state: "completed" });
       // No close(): the handle is dropped as a crash would leave it.
 
       const reopened = await t.fixture.open(t.clock);
-      const unfinished = await reopened.unfinishedRounds();
-      expect(unfinished.map((entry) => [entry.round.id, entry.round.state])).toEqual([
+      const due = await reopened.dueRounds();
+      expect(due.map((entry) => [entry.roundId, entry.state])).toEqual([
         [running, "running"],
         [queued.id, "queued"],
       ]);
-      expect(unfinished[0]?.lensReports).toEqual([
+      expect(await reopened.lensReports(running)).toEqual([
         sampleLensReport({ lens: "correctness" }),
         sampleLensReport(),
       ]);
-      expect(unfinished[1]?.lensReports).toEqual([]);
-      expect(unfinished[1]?.round.trigger).toEqual({
+      expect(await reopened.lensReports(queued.id)).toEqual([]);
+      expect((await reopened.findRound(queued.id))?.trigger).toEqual({
         kind: "comment",
         deliveryId: "d-9",
         actor: "mona",
@@ -216,8 +217,7 @@ export function runStoreContractLenses(backend: RunStoreBackend): void {
       await t.store.saveLensReport(roundId, skipped);
 
       const reopened = await t.fixture.open(t.clock);
-      const [unfinished] = await reopened.unfinishedRounds();
-      expect(unfinished?.lensReports).toEqual([skipped]);
+      expect(await reopened.lensReports(roundId)).toEqual([skipped]);
       expect(await reopened.markLensRunning(roundId, "claude-code/opus", "security")).toBe(false);
     });
   });

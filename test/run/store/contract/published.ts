@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PreviousFinding } from "../../../../src/consensus/consensus.js";
 import { MAX_DETAIL_BODY_CHARS } from "../../../../src/run/store/store-rows.js";
+import { claimRound, endRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -34,7 +35,7 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       headSha,
       trigger: { kind: "push", deliveryId: `d-${headSha}-${pullNumber}` },
     });
-    await t.store.markRoundRunning(round.id);
+    await claimRound(t.store, round.id);
     return round;
   }
 
@@ -44,7 +45,7 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       await t.store.saveFingerprints(first.id, [loopFinding]);
       await t.store.saveFingerprints(first.id, [tokenFinding, loopFinding]);
       await t.store.setArtifacts(first.id, { statusCommentId: 11, consensusCommentId: 12 });
-      await t.store.finishRound(first.id, { state: "completed" });
+      await endRound(t.store, first.id, { state: "completed" });
       const second = await roundAt("s2");
       await t.store.saveFingerprints(second.id, [loopFinding]);
       // Round 2 is cancelled by round 3: it published nothing final, so round 3 compares with 1.
@@ -62,7 +63,7 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       expect(await t.store.previousRound(repo, 8, third.number)).toBeNull();
 
       await t.store.saveFingerprints(third.id, []);
-      await t.store.finishRound(third.id, { state: "completed" });
+      await endRound(t.store, third.id, { state: "completed" });
       expect(await t.store.previousRound(repo, 7, 4)).toMatchObject({ round: 3, findings: [] });
     });
   });
@@ -83,7 +84,7 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
       };
       const first = await roundAt("s1");
       await t.store.saveFingerprints(first.id, [carried, loopFinding]);
-      await t.store.finishRound(first.id, { state: "completed" });
+      await endRound(t.store, first.id, { state: "completed" });
       const second = await roundAt("s2");
 
       const previous = await t.store.previousRound(repo, 7, second.number);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunStore, StartRoundInput } from "../../../../src/run/store/run-store.js";
+import { claimRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -51,7 +52,7 @@ export function runStoreContractRaces(backend: RunStoreBackend): void {
         new Set([created[0]?.round.id]),
       );
       expect(results.every((result) => result.superseded.length === 0)).toBe(true);
-      expect((await t.store.unfinishedRounds()).map((entry) => entry.round.id)).toEqual([
+      expect((await t.store.dueRounds()).map((entry) => entry.roundId)).toEqual([
         created[0]?.round.id,
       ]);
     });
@@ -68,11 +69,11 @@ export function runStoreContractRaces(backend: RunStoreBackend): void {
       expect(results.map((result) => result.round.number).sort((a, b) => a - b)).toEqual(
         shas.map((_, index) => index + 1),
       );
-      const live = await t.store.unfinishedRounds();
+      const live = await t.store.dueRounds();
       expect(live).toHaveLength(1);
       // The last round numbered is the one every other start saw last: it alone survives.
       const last = results.find((result) => result.round.number === shas.length);
-      expect(live[0]?.round.id).toBe(last?.round.id);
+      expect(live[0]?.roundId).toBe(last?.round.id);
       // Every other round was cancelled exactly once, by whichever start came after it.
       const cancelled = results.flatMap((result) => result.superseded.map((round) => round.id));
       expect(cancelled.sort()).toEqual(
@@ -83,17 +84,32 @@ export function runStoreContractRaces(backend: RunStoreBackend): void {
       );
     });
 
-    it("let only one of two workers end a round", async () => {
+    it("let only one of its holder's ending and a newer head's supersede end a round", async () => {
       const [first, second] = await twoStores();
       const { round } = await first.startRound(trigger(7, "aaa111", "d-1"));
-      await first.markRoundRunning(round.id);
+      const lease = await claimRound(first, round.id);
       const endings = await Promise.all([
-        first.finishRound(round.id, { state: "completed" }),
-        second.finishRound(round.id, { state: "failed", failure: "worker lost" }),
-        second.supersedeRounds(repo, 7, "bbb222"),
+        first.finishRound(lease, { state: "completed" }),
+        second.finishRound(lease, { state: "failed", failure: "worker lost" }),
+        second.startRound(trigger(7, "bbb222", "d-2")),
       ]);
-      const winners = [endings[0], endings[1], endings[2].length === 1];
+      const winners = [endings[0].ok, endings[1].ok, endings[2].superseded.length === 1];
       expect(winners.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("let only one of two workers claim a due round, however they race", async () => {
+      const [first, second] = await twoStores();
+      const { round } = await first.startRound(trigger(7, "aaa111", "d-1"));
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          (index % 2 === 0 ? first : second).claimRound(round.id, {
+            owner: `worker-${index}`,
+            leaseMs: 60_000,
+          }),
+        ),
+      );
+      expect(claims.filter((claim) => claim.kind === "claimed")).toHaveLength(1);
+      expect(claims.filter((claim) => claim.kind === "held")).toHaveLength(7);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StartRoundInput } from "../../../../src/run/store/run-store.js";
+import { claimRound, endRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -73,6 +74,8 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
         trigger: { kind: "comment", deliveryId: "d-9", actor: "mona" },
         state: "queued",
         attempts: 0,
+        leaseEpoch: 0,
+        notBefore: null,
         supersededBy: null,
         failure: null,
         artifacts: {},
@@ -88,7 +91,7 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
       expect(whileQueued.created).toBe(false);
       expect(whileQueued.round.id).toBe(first.round.id);
 
-      expect(await t.store.markRoundRunning(first.round.id)).toBe(true);
+      await claimRound(t.store, first.round.id);
       const whileRunning = await t.store.startRound(
         trigger("aaa111", { trigger: { kind: "rerequest", deliveryId: "d-2" } }),
       );
@@ -96,37 +99,62 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
       expect(whileRunning.round).toMatchObject({
         id: first.round.id,
         state: "running",
-        attempts: 1,
+        attempts: 0,
+        leaseEpoch: 1,
       });
+    });
+
+    it("keeps a push's round waiting out its quiet period, and a comment joining it brings it forward", async () => {
+      const push = await t.store.startRound(trigger("aaa111", { delayMs: 30_000 }));
+      expect(push.round.notBefore?.getTime()).toBe(t.clock.now() + 30_000);
+      expect(
+        await t.store.claimRound(push.round.id, { owner: "w", leaseMs: 60_000 }),
+      ).toMatchObject({
+        kind: "not-due",
+        dueInMs: 30_000,
+      });
+      // A duplicate push with a longer quiet period never pushes the start back.
+      const again = await t.store.startRound(trigger("aaa111", { delayMs: 60_000 }));
+      expect(again.round.notBefore?.getTime()).toBe(t.clock.now() + 30_000);
+      await t.clock.advanceAndSettle(5_000);
+      const comment = await t.store.startRound(
+        trigger("aaa111", { trigger: { kind: "comment", deliveryId: "d-c", actor: "mona" } }),
+      );
+      expect(comment.created).toBe(false);
+      expect(comment.round.notBefore?.getTime()).toBe(t.clock.now());
+      expect((await t.store.claimRound(push.round.id, { owner: "w", leaseMs: 60_000 })).kind).toBe(
+        "claimed",
+      );
     });
 
     it("supersedes the running round of an older head SHA and numbers the new one after it", async () => {
       const older = await t.store.startRound(trigger("aaa111"));
-      await t.store.markRoundRunning(older.round.id);
+      const lease = await claimRound(t.store, older.round.id);
       await t.clock.advanceAndSettle(1000);
 
       const newer = await t.store.startRound(trigger("bbb222"));
       expect(newer.created).toBe(true);
       expect(newer.round.number).toBe(2);
       expect(newer.superseded.map((round) => round.id)).toEqual([older.round.id]);
-      expect(newer.superseded[0]).toMatchObject({ state: "cancelled", supersededBy: "bbb222" });
+      expect(newer.superseded[0]).toMatchObject({
+        state: "cancelled",
+        supersededBy: "bbb222",
+        failure: "superseded by bbb222",
+      });
 
       const stored = await t.store.findRound(older.round.id);
       expect(stored).toMatchObject({ state: "cancelled", supersededBy: "bbb222" });
       expect(stored?.finishedAt?.getTime()).toBe(t.clock.now());
-      // The cancelled round cannot be revived or completed by a worker still holding it.
-      expect(await t.store.markRoundRunning(older.round.id)).toBe(false);
-      expect(await t.store.finishRound(older.round.id, { state: "completed" })).toBe(false);
+      // The cancelled round cannot be revived, renewed or completed by the worker holding it.
+      expect(await t.store.renewLease(lease, 60_000)).toMatchObject({
+        ok: false,
+        round: { state: "cancelled", supersededBy: "bbb222" },
+      });
+      expect((await t.store.finishRound(lease, { state: "completed" })).ok).toBe(false);
+      expect((await t.store.claimRound(older.round.id, { owner: "w2", leaseMs: 1 })).kind).toBe(
+        "ended",
+      );
       expect((await t.store.findRound(older.round.id))?.state).toBe("cancelled");
-    });
-
-    it("supersedes on request, leaving the round of the new SHA and other pull requests alone", async () => {
-      const older = await t.store.startRound(trigger("aaa111"));
-      const otherPull = await t.store.startRound(trigger("aaa111", { pullNumber: 8 }));
-      const superseded = await t.store.supersedeRounds(repo, 7, "ccc333");
-      expect(superseded.map((round) => round.id)).toEqual([older.round.id]);
-      expect(await t.store.supersedeRounds(repo, 7, "ccc333")).toEqual([]);
-      expect((await t.store.findRound(otherPull.round.id))?.state).toBe("queued");
     });
 
     it("numbers rounds per pull request over its whole history", async () => {
@@ -134,8 +162,7 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
       for (const sha of ["s1", "s2", "s3"]) {
         const { round } = await t.store.startRound(trigger(sha));
         numbers.push(round.number);
-        await t.store.markRoundRunning(round.id);
-        await t.store.finishRound(round.id, { state: "completed" });
+        await endRound(t.store, round.id, { state: "completed" });
       }
       // The same SHA again after its round ended (a re-request): a new round, not a join.
       const again = await t.store.startRound(trigger("s3"));
@@ -150,22 +177,78 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
 
     it("keeps the first ending of a round", async () => {
       const { round } = await t.store.startRound(trigger("aaa111"));
-      await t.store.markRoundRunning(round.id);
+      const lease = await claimRound(t.store, round.id);
       await t.clock.advanceAndSettle(5000);
-      expect(
-        await t.store.finishRound(round.id, { state: "failed", failure: "snapshot failed" }),
-      ).toBe(true);
-      expect(await t.store.finishRound(round.id, { state: "completed" })).toBe(false);
+      const failed = await t.store.finishRound(lease, {
+        state: "failed",
+        failure: "snapshot failed",
+      });
+      expect(failed.ok).toBe(true);
+      expect((await t.store.finishRound(lease, { state: "completed" })).ok).toBe(false);
       const stored = await t.store.findRound(round.id);
       expect(stored).toMatchObject({ state: "failed", failure: "snapshot failed" });
       expect(stored?.finishedAt?.getTime()).toBe(t.clock.now());
     });
 
-    it("counts an attempt each time a round is marked running, so resumes are visible", async () => {
+    it("hands a released round back due at once with no attempt spent, and a crashed one costs an attempt", async () => {
       const { round } = await t.store.startRound(trigger("aaa111"));
-      await t.store.markRoundRunning(round.id);
-      await t.store.markRoundRunning(round.id);
-      expect(await t.store.findRound(round.id)).toMatchObject({ state: "running", attempts: 2 });
+      const first = await claimRound(t.store, round.id, "w1", 10_000);
+      // A graceful shutdown: released, claimed again at once, nothing spent.
+      expect((await t.store.releaseRound(first)).ok).toBe(true);
+      const second = await t.store.claimRound(round.id, { owner: "w2", leaseMs: 10_000 });
+      expect(second).toMatchObject({ kind: "claimed", tookOver: false, round: { attempts: 0 } });
+      if (second.kind !== "claimed") return;
+      // A crash: the lease is never renewed; until it runs out the round is held.
+      expect((await t.store.claimRound(round.id, { owner: "w3", leaseMs: 10_000 })).kind).toBe(
+        "held",
+      );
+      await t.clock.advanceAndSettle(10_000);
+      const third = await t.store.claimRound(round.id, { owner: "w3", leaseMs: 10_000 });
+      expect(third).toMatchObject({
+        kind: "claimed",
+        tookOver: true,
+        round: { attempts: 1, leaseEpoch: 3, state: "running" },
+      });
+      // The crashed holder, come back, is fenced off: every transition of its old lease fails.
+      expect((await t.store.renewLease(second.lease, 10_000)).ok).toBe(false);
+      expect((await t.store.releaseRound(second.lease)).ok).toBe(false);
+      expect((await t.store.finishRound(second.lease, { state: "completed" })).ok).toBe(false);
+      expect((await t.store.findRound(round.id))?.state).toBe("running");
+    });
+
+    it("spends an attempt on a retry and keeps the round until its backoff passed", async () => {
+      const { round } = await t.store.startRound(trigger("aaa111"));
+      const lease = await claimRound(t.store, round.id);
+      expect(await t.store.retryRound(lease, 20_000)).toMatchObject({
+        ok: true,
+        round: { state: "queued", attempts: 1 },
+      });
+      expect(await t.store.claimRound(round.id, { owner: "w", leaseMs: 1000 })).toMatchObject({
+        kind: "not-due",
+        dueInMs: 20_000,
+      });
+      expect(await t.store.dueRounds()).toEqual([
+        { roundId: round.id, installationId: 42, state: "queued", dueInMs: 20_000 },
+      ]);
+      await t.clock.advanceAndSettle(20_000);
+      expect((await t.store.claimRound(round.id, { owner: "w", leaseMs: 1000 })).kind).toBe(
+        "claimed",
+      );
+    });
+
+    it("ends every lease but its owner's at once for the single-process store's restart", async () => {
+      const mine = await t.store.startRound(trigger("aaa111", { pullNumber: 1 }));
+      const theirs = await t.store.startRound(trigger("aaa111", { pullNumber: 2 }));
+      await claimRound(t.store, mine.round.id, "me");
+      await claimRound(t.store, theirs.round.id, "dead-process");
+      expect(await t.store.expireLeases("me")).toBe(1);
+      expect((await t.store.claimRound(mine.round.id, { owner: "x", leaseMs: 1 })).kind).toBe(
+        "held",
+      );
+      expect(await t.store.claimRound(theirs.round.id, { owner: "me", leaseMs: 1 })).toMatchObject({
+        kind: "claimed",
+        tookOver: true,
+      });
     });
 
     it("sets artifact ids one at a time without clearing the others", async () => {

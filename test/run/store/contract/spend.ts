@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sampleLensReport } from "../../../builders/lens-report.js";
+import { claimRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -17,7 +18,7 @@ export function runStoreContractSpend(backend: RunStoreBackend): void {
       headSha: `sha-${pullNumber}`,
       trigger: { kind: "push", deliveryId: `d-${installationId}-${pullNumber}` },
     });
-    await t.store.markRoundRunning(round.id);
+    await claimRound(t.store, round.id);
     return round.id;
   }
 

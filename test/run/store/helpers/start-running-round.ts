@@ -1,6 +1,7 @@
 import type { RunStore } from "../../../../src/run/store/run-store.js";
+import { claimRound } from "./claim-round.js";
 
-/** A round of octo-org/widgets#`pullNumber`, started by a push and marked running: its id. */
+/** A round of octo-org/widgets#`pullNumber`, started by a push and claimed by a test worker: its id. */
 export async function startRunningRound(store: RunStore, pullNumber: number): Promise<string> {
   const { round } = await store.startRound({
     repo: { owner: "octo-org", repo: "widgets" },
@@ -9,6 +10,6 @@ export async function startRunningRound(store: RunStore, pullNumber: number): Pr
     headSha: "aaa111",
     trigger: { kind: "push", deliveryId: `d-${pullNumber}` },
   });
-  await store.markRoundRunning(round.id);
+  await claimRound(store, round.id);
   return round.id;
 }

@@ -44,7 +44,7 @@ if (command === "race") {
     headSha: "aaa111",
     trigger: { kind: "push", deliveryId: "d-crash" },
   });
-  await store.markRoundRunning(round.id);
+  await store.claimRound(round.id, { owner: "crashing-child", leaseMs: 60_000 });
   await store.saveLensReport(round.id, sampleLensReport());
   await store.saveLensReport(round.id, sampleLensReport({ lens: "correctness" }));
   await store.markLensRunning(round.id, "glm-5.2:cloud", "performance");

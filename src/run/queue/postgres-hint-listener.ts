@@ -2,14 +2,14 @@ import type pg from "pg";
 import type { Clock } from "../../time/index.js";
 import { loadPg } from "../store/postgres-pool.js";
 
-/** The channel `WorkQueue.cancel` notifies; the payload is `{"roundId","reason"}`. */
-export const CANCEL_CHANNEL = "gadfly_round_cancel";
+/** The channel `WorkQueue.hint` notifies; the payload is the round's id. */
+export const HINT_CHANNEL = "gadfly_round_hint";
 
-export interface CancellationListenerOptions {
+export interface HintListenerOptions {
   url: string;
   clock: Pick<Clock, "setTimeout" | "clearTimeout">;
-  onCancel: (roundId: string, reason: string) => void;
-  /** After a reconnect: notifications sent while disconnected were missed. */
+  onHint: (roundId: string) => void;
+  /** After a reconnect: hints sent while disconnected were missed. */
   onReconnect?: () => void;
   onError?: (error: unknown) => void;
   /** Wait before reconnecting after the connection dropped. */
@@ -17,23 +17,23 @@ export interface CancellationListenerOptions {
 }
 
 /**
- * A dedicated connection LISTENing for cancellations, so the worker holding a
- * round learns at once that another process cancelled it. It reconnects
- * after a drop; what it missed meanwhile the heartbeat finds in
- * `queue_cancellations` within a third of the visibility timeout.
+ * A dedicated connection LISTENing for hints, so the worker holding a round reads its state at
+ * once when another process cancelled it. It reconnects after a drop (a restart of the server
+ * ends it with 57P01: heard here, never an uncaught error); what it missed meanwhile each lease
+ * renewal finds in the store within a third of the lease.
  */
-export class PostgresCancellationListener {
-  private readonly options: CancellationListenerOptions;
+export class PostgresHintListener {
+  private readonly options: HintListenerOptions;
   private client: pg.Client | null = null;
   private timer: unknown = null;
   private closed = false;
 
-  private constructor(options: CancellationListenerOptions) {
+  private constructor(options: HintListenerOptions) {
     this.options = options;
   }
 
-  static async start(options: CancellationListenerOptions): Promise<PostgresCancellationListener> {
-    const listener = new PostgresCancellationListener(options);
+  static async start(options: HintListenerOptions): Promise<PostgresHintListener> {
+    const listener = new PostgresHintListener(options);
     await listener.connect();
     return listener;
   }
@@ -49,12 +49,13 @@ export class PostgresCancellationListener {
   private async connect(): Promise<void> {
     const client = new (loadPg().Client)({
       connectionString: this.options.url,
-      application_name: "gadfly-cancellations",
+      application_name: "gadfly-hints",
     });
     client.on("notification", (message) => {
-      if (message.channel !== CANCEL_CHANNEL || message.payload === undefined) return;
-      const parsed = parsePayload(message.payload);
-      if (parsed !== null) this.options.onCancel(parsed.roundId, parsed.reason);
+      if (message.channel !== HINT_CHANNEL || message.payload === undefined) return;
+      if (message.payload.length > 0 && message.payload.length <= 200) {
+        this.options.onHint(message.payload);
+      }
     });
     const dropped = (error?: unknown) => {
       if (this.client !== client) return;
@@ -63,10 +64,16 @@ export class PostgresCancellationListener {
       void client.end().catch(() => undefined);
       this.scheduleReconnect();
     };
+    // Attached before connecting: an error at any moment of the connection's life is heard.
     client.on("error", dropped);
     client.on("end", () => dropped());
-    await client.connect();
-    await client.query(`LISTEN ${CANCEL_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${HINT_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     if (this.closed) {
       await client.end();
       return;
@@ -85,17 +92,5 @@ export class PostgresCancellationListener {
         },
       );
     }, this.options.reconnectMs ?? 1000);
-  }
-}
-
-function parsePayload(payload: string): { roundId: string; reason: string } | null {
-  try {
-    const value: unknown = JSON.parse(payload);
-    if (typeof value !== "object" || value === null) return null;
-    const { roundId, reason } = value as Record<string, unknown>;
-    if (typeof roundId !== "string") return null;
-    return { roundId, reason: typeof reason === "string" ? reason : "cancelled" };
-  } catch {
-    return null;
   }
 }
