@@ -23,6 +23,7 @@ import { findIgnoredTreeConfig } from "./find-ignored-tree-config.js";
 import { formatJson } from "./format-json.js";
 import { formatSarif } from "./format-sarif.js";
 import { formatText } from "./format-text.js";
+import { helpText } from "./help-text.js";
 import { loadDemo } from "./load-demo.js";
 import { LocalChangeError } from "./local-change-error.js";
 import { packageVersion } from "./package-version.js";
@@ -36,13 +37,13 @@ import { runStats } from "./run-stats.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 import { UsageError } from "./usage-error.js";
-import { usageText } from "./usage-text.js";
+import { outputWidth, wrapText } from "./wrap-text.js";
 
 export interface CliIo {
   argv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** Where `gadfly worker` hears SIGTERM and SIGINT; the process by default. */
   signals?: Pick<NodeJS.Process, "once">;
@@ -60,7 +61,7 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     const command = parseCliArgs(io.argv, { isTty: io.stdout.isTTY === true });
     if (command.kind === "help") {
-      io.stdout.write(usageText());
+      io.stdout.write(helpText(command.command, outputWidth(io.stdout)));
       return 0;
     }
     if (command.kind === "version") {
@@ -281,13 +282,24 @@ function formatReport(
       const color =
         io.env.NO_COLOR === undefined &&
         (io.env.FORCE_COLOR !== undefined || io.stdout.isTTY === true);
-      return formatText(consensus, {
+      const text = formatText(consensus, {
         color,
         notReviewed: meta.notReviewed,
         timed: meta.usage?.timed !== false,
       });
+      // A terminal's width; a file or a pipe gets whole lines.
+      return wrapText(
+        text,
+        options.output === null ? outputWidth(io.stdout) : Infinity,
+        listIndent,
+      );
     }
   }
+}
+
+/** A wrapped line goes on under its text: past the indent, and past a rank (`  12. `). */
+function listIndent(line: string): number {
+  return /^ *(?:\d+\. )?/.exec(line)?.[0].length ?? 0;
 }
 
 function failOnReached(consensus: Consensus, options: ReviewCommandOptions): boolean {
