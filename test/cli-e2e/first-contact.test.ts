@@ -1,22 +1,165 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_SPECS } from "../../src/cli/command-specs.js";
 import { columnWidth } from "../../src/cli/wrap-text.js";
+import { createGitRepository, type GitRepository } from "../cli/git-repository.js";
+import { type FakeOpenAIServer, startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
+import type { FakeModelRequest, FakeReply } from "../fakes/model-script.js";
 import { createSandbox, type Sandbox } from "./create-sandbox.js";
-import { runGadfly, runGadflyInTerminal } from "./run-gadfly.js";
+import { type GadflyRun, runGadfly, runGadflyInTerminal } from "./run-gadfly.js";
 
 /*
- * What a developer meets the first time they run gadfly: every command has its own help, and
- * the output fits their terminal.
+ * What a developer meets the first time they run gadfly: it reviews only what they meant (no
+ * default branch is an error naming --base, no change costs nothing, a subdirectory means the
+ * repository), every command has its own help, and the output fits their terminal.
  */
 
+const KEY = "sk-first-contact-3c9e";
+const APP_FILE = "src/app/session.ts";
+
 let sandbox: Sandbox;
+let openai: FakeOpenAIServer;
+let configPath: string;
+const repositories: GitRepository[] = [];
+
+/** Reads the file it is asked about, then finds nothing: a real tool turn, then an answer. */
+function reviewer(request: FakeModelRequest): FakeReply {
+  if (!request.messages.some((message) => message.role === "assistant")) {
+    return { toolCalls: [{ name: "read_file", arguments: { path: APP_FILE } }] };
+  }
+  return { text: "VERDICT: No material issues found\n```gadfly-findings\n[]\n```" };
+}
 
 beforeAll(async () => {
   sandbox = await createSandbox();
+  openai = await startFakeOpenAIServer({ apiKey: KEY });
+  openai.script("gpt-test", reviewer);
+  configPath = join(sandbox.root, "config.yml");
+  await writeFile(
+    configPath,
+    `providers:
+  - name: openai
+    type: openai
+    baseURL: ${openai.url}/v1
+    apiKeyEnv: E2E_OPENAI_KEY
+models:
+  - { id: "gpt-test", provider: openai }
+review:
+  lenses: [security]
+  timeoutSeconds: 30
+crossExamination:
+  enabled: false
+`,
+  );
 });
 
 afterAll(async () => {
-  await sandbox?.remove();
+  await Promise.all([
+    openai?.close(),
+    sandbox?.remove(),
+    ...repositories.map((repository) => repository.remove()),
+  ]);
+});
+
+async function repository(branch = "main"): Promise<GitRepository> {
+  const created = await createGitRepository(branch);
+  repositories.push(created);
+  await created.write(APP_FILE, "export const ttl = 60;\n");
+  await created.write("AGENTS.md", "Sessions expire: never raise the TTL above an hour.\n");
+  created.commit("Sessions");
+  return created;
+}
+
+const env = () => ({ ...sandbox.env, E2E_OPENAI_KEY: KEY });
+
+function review(cwd: string, ...extra: string[]): Promise<GadflyRun> {
+  return runGadfly(
+    ["review", "--config", configPath, "--format", "json", "--no-progress", ...extra],
+    { cwd, env: env() },
+  );
+}
+
+describe("gadfly review reviews only what the user meant", () => {
+  it("finds no default branch: a one-line error naming --base, and no model call", async () => {
+    // A clone whose only branch is `trunk`, with no remote.
+    const repo = await repository("trunk");
+    await repo.write(APP_FILE, "export const ttl = 3600;\n");
+    const calls = openai.requests.length;
+    const run = await review(repo.root);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(
+      /^gadfly: no default branch to compare with \(.*\): pass --base REF/,
+    );
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(openai.requests.length).toBe(calls);
+
+    // As the message says: --base HEAD reviews the uncommitted change, that file only.
+    const withBase = await review(repo.root, "--base", "HEAD");
+    expect(withBase.stderr).toBe("");
+    expect(withBase.code).toBe(0);
+    const first = openai.requests.slice(calls)[0];
+    const listing = JSON.stringify(first?.messages);
+    expect(listing).toContain(APP_FILE);
+    expect(listing).not.toContain("AGENTS.md (added");
+  }, 30_000);
+
+  it("finds nothing changed: says so, calls no model, writes no report and exits 0", async () => {
+    const repo = await repository();
+    const calls = openai.requests.length;
+    const clean = await review(repo.root);
+    const head = repo.git("rev-parse", "--short=7", "HEAD").trim();
+    expect(clean).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `gadfly: nothing to review: no change between ${head} and the working tree\n`,
+    });
+
+    // A change made only of files no reviewer is given is nothing to review either.
+    await repo.write("assets/logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0xff]));
+    const binary = await review(repo.root);
+    expect(binary.code).toBe(0);
+    expect(binary.stdout).toBe("");
+    expect(binary.stderr).toBe(
+      `gadfly: nothing to review: 1 changed file between ${head} and the working tree, none a reviewer is given: assets/logo.png (binary file)\n`,
+    );
+    expect(openai.requests.length).toBe(calls);
+  }, 30_000);
+
+  it("run from a subdirectory, reviews the whole repository's change, as from its root", async () => {
+    const repo = await repository();
+    repo.git("checkout", "--quiet", "-b", "topic");
+    await repo.write(APP_FILE, "export const ttl = 7200;\n");
+    repo.commit("Longer sessions");
+    // Untracked, outside the directory the command runs in.
+    await repo.write("docs/sessions.md", "Sessions last two hours.\n");
+    await mkdir(join(repo.root, "src/app/deep"), { recursive: true });
+
+    const firstRequest = async (cwd: string) => {
+      const calls = openai.requests.length;
+      const run = await review(cwd);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const requests = openai.requests.slice(calls);
+      return { report: JSON.parse(run.stdout) as { headSha: string }, requests };
+    };
+    const fromRoot = await firstRequest(repo.root);
+    const fromDeep = await firstRequest(join(repo.root, "src/app/deep"));
+    expect(fromDeep.report.headSha).toBe(fromRoot.report.headSha);
+    // The same prompt to the byte: every changed file, named from the root, and the root's
+    // conventions (AGENTS.md, read from the base).
+    expect(fromDeep.requests[0]?.messages).toEqual(fromRoot.requests[0]?.messages);
+    const prompt = JSON.stringify(fromDeep.requests[0]?.messages);
+    expect(prompt).toContain(APP_FILE);
+    expect(prompt).toContain("docs/sessions.md");
+    expect(prompt).toContain("never raise the TTL above an hour");
+    // The reviewer's read_file of a root-relative path got the head's file.
+    const toolResult = fromDeep.requests
+      .flatMap((request) => request.messages)
+      .find((message) => message.role === "tool");
+    expect(String(toolResult?.content)).toContain("ttl = 7200");
+  }, 30_000);
 });
 
 describe("gadfly's help", () => {
