@@ -284,10 +284,10 @@ function formatReport(
     case "sarif":
       return formatSarif(consensus, meta);
     case "markdown": {
-      const rendered = renderConsensusComment(
-        consensus,
-        meta.lenses === undefined ? {} : { lenses: meta.lenses },
-      );
+      const rendered = renderConsensusComment(consensus, {
+        ...(meta.lenses === undefined ? {} : { lenses: meta.lenses }),
+        timed: meta.usage?.timed !== false,
+      });
       return [rendered.body, ...rendered.overflow.map((overflow) => overflow.body)].join("\n\n");
     }
     case "text": {

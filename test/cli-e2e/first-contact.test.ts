@@ -236,3 +236,19 @@ describe("gadfly's output and the terminal's width", () => {
     expect(terminal.stdout).toMatch(/^ {3}1\. HIGH .*\n {6}\[3\/4\]$/m);
   }, 30_000);
 });
+
+describe("gadfly review --demo", () => {
+  it("prints the same markdown, byte for byte, every time", async () => {
+    const runs = await Promise.all(
+      [1, 2].map(() =>
+        runGadfly(["review", "--demo", "--no-progress"], { cwd: sandbox.work, env: sandbox.env }),
+      ),
+    );
+    expect(runs[0]?.code).toBe(0);
+    expect(runs[0]?.stdout).toContain("<!-- gadfly-consensus -->");
+    expect(runs[1]?.stdout).toBe(runs[0]?.stdout);
+    // Replayed, so no model time: the footer's tokens and cost, not a duration.
+    expect(runs[0]?.stdout).toMatch(/🧾 This round: [\d.]+k tokens in · [\d.]+k out · ≈ \$/);
+    expect(runs[0]?.stdout).not.toContain("of model time");
+  }, 30_000);
+});
