@@ -377,8 +377,7 @@ async function userConfigPath(options: ReviewCommandOptions, io: CliIo): Promise
     throw new ConfigError(chosen.path, [
       {
         path: "",
-        message:
-          "no config: pass --config FILE, set GADFLY_CONFIG, or write this file (never read from the reviewed tree)",
+        message: `no config yet: \`gadfly init --config ${chosen.path}\` writes a starter one for the providers you pick; or pass --config FILE or set GADFLY_CONFIG (a config in the reviewed tree is never read)`,
       },
     ]);
   }

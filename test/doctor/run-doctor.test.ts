@@ -396,6 +396,11 @@ describe("gadfly doctor, the command", () => {
     };
     expect(json).toMatchObject({ schemaVersion: 1, ok: true });
     expect(json.checks[0]).toMatchObject({ id: "config", status: "pass", fix: null });
+    // Probot's public default is shown as what it is, not redacted out of its own message.
+    const publicDefault = await run({ WEBHOOK_SECRET: "development" }, "text");
+    expect(publicDefault.code).toBe(1);
+    expect(publicDefault.out).toMatch(/^✘ webhook secret .*"development"/m);
+    expect(publicDefault.out).not.toContain("[redacted]");
   });
 });
 
