@@ -111,11 +111,13 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   // transcripts are redacted of them.
   const privateKey = readAppPrivateKey(env, cwd);
   const secrets = collectSecrets({ env, providers: config.providers, privateKey });
+  const settings = readScaleSettings(env, options.role);
   // Once, before anything opens: a level the config names but this host cannot give stops here.
-  const agentIsolation = await agentIsolationFor(config, env, cwd);
+  // A receiver runs no round, so no agent CLI: it needs no sandbox (its container has none).
+  const agentIsolation =
+    settings.role === "web" ? NO_ISOLATION : await agentIsolationFor(config, env, cwd);
   // Test-only, inert unless set: read here once, never deep inside a round.
   const killPoint = readTestKillPoint(env);
-  const settings = readScaleSettings(env, options.role);
   // Only the web-facing roles verify deliveries; a worker receives none.
   requireWebhookSecret(env, settings.role !== "worker");
   // With a dashboard token, /metrics wants it too (the webhook port is public). A bad one stops
@@ -270,7 +272,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     modelFetch.close();
     throw error;
   }
-  announceIsolation(log, config, agentIsolation, dataDirPrivate);
+  if (settings.role !== "web") announceIsolation(log, config, agentIsolation, dataDirPrivate);
   logStartupChecks(
     log,
     {

@@ -252,6 +252,11 @@ describe("gadfly doctor's checks", () => {
     const report = await doctor({ env: withoutKey, runsRounds: false });
     expect(report.checks.filter((check) => /^(key|provider|model):/.test(check.id))).toEqual([]);
     expect(row(report, "providers").status).toBe("skip");
+    // Nor an agent CLI: its sandbox is the workers' concern.
+    expect(row(report, "isolation")).toMatchObject({
+      status: "skip",
+      detail: "a web process runs no agent CLI: the workers need the sandbox",
+    });
     expect(report.ok).toBe(true);
   });
 
