@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The `gadfly` command. Runs the built CLI (dist/, made by `npm ci` through
-// `prepare`); GADFLY_FROM_SOURCE=1 with `node --import tsx` runs src/ instead.
+// The `gadfly` command (also installed as `gadfly-review`, the package's own name, so that
+// `npx gadfly-review` runs it). Runs the built CLI (dist/: in the package as packed, or made in
+// a checkout by `npm ci` through `prepare`); GADFLY_FROM_SOURCE=1 with `node --import tsx` runs
+// src/ instead.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -7,14 +7,10 @@ import { createDashboardHandler, type OperationsHandler } from "../server/index.
 const MIN_TOKEN_LENGTH = 16;
 
 /**
- * The dashboard's handler when GADFLY_DASHBOARD_TOKEN is set, else null: then no route exists
- * and `/gadfly/dashboard` is a 404 like any unknown path. A token too short to resist guessing
- * stops the start, naming the variable (never its value).
+ * GADFLY_DASHBOARD_TOKEN, or null when unset. A token too short to resist guessing stops the
+ * start, naming the variable (never its value). It guards the dashboard and /metrics.
  */
-export function dashboardFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  services: { store: RunStore; config: AppConfig; onError: (error: unknown) => void },
-): OperationsHandler | null {
+export function dashboardToken(env: Readonly<Record<string, string | undefined>>): string | null {
   const token = env.GADFLY_DASHBOARD_TOKEN?.trim() ?? "";
   if (token === "") return null;
   if (token.length < MIN_TOKEN_LENGTH) {
@@ -25,6 +21,19 @@ export function dashboardFromEnv(
       },
     ]);
   }
+  return token;
+}
+
+/**
+ * The dashboard's handler when GADFLY_DASHBOARD_TOKEN is set, else null: then no route exists
+ * and `/gadfly/dashboard` is a 404 like any unknown path.
+ */
+export function dashboardFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  services: { store: RunStore; config: AppConfig; onError: (error: unknown) => void },
+): OperationsHandler | null {
+  const token = dashboardToken(env);
+  if (token === null) return null;
   const prices = priceTable(services.config.models);
   const host = env.GHE_HOST?.trim() ?? "";
   return createDashboardHandler({

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { createProbot, type Logger, run } from "probot";
 import { loadLenses } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
-import { loadAppConfig, requireWebhookSecret } from "../config/index.js";
+import { ConfigError, loadAppConfig, requireWebhookSecret } from "../config/index.js";
 import {
   type DoctorInputs,
   formatDoctorTable,
@@ -39,14 +39,16 @@ import {
 import {
   createGadflyMetrics,
   createOperationsHandler,
+  dashboardAuth,
   startOperationsServer,
 } from "../server/index.js";
 import { systemClock } from "../time/index.js";
 import { appIdentity } from "./app-identity.js";
 import { createRedactingLog } from "./create-redacting-log.js";
-import { dashboardFromEnv } from "./dashboard-from-env.js";
+import { dashboardFromEnv, dashboardToken } from "./dashboard-from-env.js";
 import { gadflyApp } from "./gadfly-app.js";
 import { githubOctokit } from "./github-octokit.js";
+import { listenAddress, servingLine } from "./listen-address.js";
 import { openRoundQueue, type RoundQueue } from "./open-round-queue.js";
 import { readAppPrivateKey } from "./read-app-private-key.js";
 import { readDotEnv } from "./read-dot-env.js";
@@ -90,6 +92,17 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   const env = readDotEnv(options.env, cwd);
   const role = options.role ?? (env.GADFLY_ROLE?.trim() || "all");
   if ((env.APP_ID ?? "").trim() === "" && role !== "worker") {
+    // Probot refuses setup mode in production with a message about a missing App ID, after
+    // its own start; say here what to do instead.
+    if (env.NODE_ENV === "production") {
+      throw new ConfigError("environment", [
+        {
+          path: "APP_ID",
+          message:
+            "not set, and NODE_ENV=production keeps Probot's setup mode off: unset NODE_ENV to serve the page that registers the App, or set APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET",
+        },
+      ]);
+    }
     // Registering the App needs nothing else: not even a model config.
     const setup = await startSetupMode({ env, cwd, stderr: options.stderr ?? process.stderr });
     return { role: "all", stop: () => setup.stop() };
@@ -99,13 +112,18 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
   // transcripts are redacted of them.
   const privateKey = readAppPrivateKey(env, cwd);
   const secrets = collectSecrets({ env, providers: config.providers, privateKey });
+  const settings = readScaleSettings(env, options.role);
   // Once, before anything opens: a level the config names but this host cannot give stops here.
-  const agentIsolation = await agentIsolationFor(config, env, cwd);
+  // A receiver runs no round, so no agent CLI: it needs no sandbox (its container has none).
+  const agentIsolation =
+    settings.role === "web" ? NO_ISOLATION : await agentIsolationFor(config, env, cwd);
   // Test-only, inert unless set: read here once, never deep inside a round.
   const killPoint = readTestKillPoint(env);
-  const settings = readScaleSettings(env, options.role);
   // Only the web-facing roles verify deliveries; a worker receives none.
   requireWebhookSecret(env, settings.role !== "worker");
+  // With a dashboard token, /metrics wants it too (the webhook port is public). A bad one stops
+  // the start here, before anything is opened.
+  const metricsToken = dashboardToken(env);
   const lenses = await loadLenses({ extraDirectory: env.GADFLY_LENSES_DIR });
   const dataDir = resolve(cwd, env.GADFLY_DATA_DIR ?? ".gadfly");
   const store = await openRunStore({ databaseUrl: settings.databaseUrl ?? undefined, dataDir });
@@ -174,6 +192,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     ready: () => readiness(registry, store, roundQueue),
     metrics,
     onNotReady: (error) => log?.warn({ err: describeError(error) }, "not ready"),
+    ...(metricsToken === null ? {} : { metricsAllowed: dashboardAuth(metricsToken).allows }),
   });
   const Octokit = githubOctokit(metrics, secrets, roundQueue.githubWrites, httpFetch);
 
@@ -217,8 +236,13 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
         ...(env.HOST === undefined ? {} : { host: env.HOST }),
       });
       workerLog.info(
-        { rounds: settings.roundsPerProcess, resumed, port: Number(env.PORT ?? 3000) },
-        "worker started",
+        {
+          rounds: settings.roundsPerProcess,
+          resumed,
+          host: env.HOST ?? "localhost",
+          port: Number(env.PORT ?? 3000),
+        },
+        `worker started; /healthz, /readyz and /metrics on ${listenAddress(env.HOST, Number(env.PORT ?? 3000)).localUrl}`,
       );
       close = () => closeServer(server);
     } else {
@@ -251,6 +275,11 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
         },
         { env: { ...env }, Octokit, log: await createRedactingLog({ env, secrets }) },
       );
+      // Set by the app function above, which run() has called by now.
+      (log as Logger | null)?.info(
+        { host: env.HOST ?? "localhost", port: server.port },
+        servingLine(listenAddress(env.HOST, server.port), env.WEBHOOK_PROXY_URL),
+      );
       close = () => server.stop();
     }
   } catch (error) {
@@ -261,7 +290,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     modelFetch.close();
     throw error;
   }
-  announceIsolation(log, config, agentIsolation, dataDirPrivate);
+  if (settings.role !== "web") announceIsolation(log, config, agentIsolation, dataDirPrivate);
   logStartupChecks(
     log,
     {

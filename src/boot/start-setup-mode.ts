@@ -1,4 +1,6 @@
 import { run } from "probot";
+import { listenAddress, setupModeLine } from "./listen-address.js";
+import { dotEnvPath } from "./read-dot-env.js";
 import { writeDotEnv } from "./write-dot-env.js";
 
 export interface SetupModeOptions {
@@ -9,7 +11,7 @@ export interface SetupModeOptions {
 
 /** The line printed once the App exists: what a new user does next, in order. */
 export const SETUP_NEXT_STEPS =
-  "gadfly: the GitHub App is registered and its credentials are in .env; next: install it on a repository (the page GitHub opened), write gadfly.config.yml with `npm exec -- gadfly init`, check everything with `npm exec -- gadfly doctor`, then restart `npm start`";
+  "gadfly: the GitHub App is registered and its credentials are in .env; next: install it on a repository (the page GitHub opened), write gadfly.config.yml with `gadfly init`, check everything with `gadfly doctor`, then restart `npm start`";
 
 /**
  * Probot's setup mode, before the App exists (no APP_ID): the page that registers a GitHub
@@ -27,14 +29,14 @@ export async function startSetupMode(
     {
       env: { ...options.env },
       updateEnv: (values) => {
-        const merged = writeDotEnv(options.cwd, values);
+        const merged = writeDotEnv(dotEnvPath(options.env, options.cwd), values);
         if ("APP_ID" in values) options.stderr.write(`${SETUP_NEXT_STEPS}\n`);
         return merged;
       },
     },
   );
   options.stderr.write(
-    `gadfly: setup mode (no APP_ID): open http://localhost:${server.port} to register the GitHub App from app.yml\n`,
+    `${setupModeLine(listenAddress(options.env.HOST, server.port), options.env.WEBHOOK_PROXY_URL)}\n`,
   );
   return { stop: () => server.stop() };
 }

@@ -1,17 +1,15 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseEnv } from "node:util";
 
 /**
  * What Probot's setup mode writes (the App's id, private key, webhook secret), merged
- * into `.env` in the working directory as Probot's own writer does, but readable by its
- * owner only: the file holds the App's private key.
+ * into the `.env` file at `path` (dotEnvPath) as Probot's own writer does, but readable by
+ * its owner only: the file holds the App's private key.
  */
 export function writeDotEnv(
-  cwd: string,
+  path: string,
   values: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const path = join(cwd, ".env");
   let existing: Record<string, string> = {};
   try {
     existing = parseEnv(readFileSync(path, "utf8")) as Record<string, string>;

@@ -1,3 +1,5 @@
+import type { CommandName } from "./command-specs.js";
+
 /** What `gadfly review` prints. `markdown` is exactly the consensus comment. */
 export type OutputFormat = "text" | "markdown" | "json" | "sarif";
 
@@ -66,7 +68,8 @@ export interface StatsCommandOptions {
 }
 
 export type CliCommand =
-  | { kind: "help" }
+  /** The help of one command, or of gadfly (null). */
+  | { kind: "help"; command: CommandName | null }
   | { kind: "version" }
   | { kind: "review"; options: ReviewCommandOptions }
   /** Reserved: a queue worker. Only `--config` is accepted for now. */

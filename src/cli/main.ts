@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { loadLenses } from "../agent/index.js";
-import type { AppConfig } from "../config/index.js";
+import type { AppConfig, ReviewPlan } from "../config/index.js";
 import { ConfigError, loadAppConfig, planReview, RepoConfig } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
 import { createNodeFetch } from "../http/index.js";
@@ -13,16 +13,23 @@ import {
   providerCap,
   redactSecrets,
 } from "../llm/index.js";
-import { renderConsensusComment } from "../render/index.js";
-import { collectSecrets, createReviewerLimiter, reviewChange } from "../run/index.js";
+import { notReviewedLabel, renderConsensusComment } from "../render/index.js";
+import {
+  collectSecrets,
+  createReviewerLimiter,
+  filesUnderReview,
+  prepareChangeSet,
+  reviewChange,
+} from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
-import { collectLocalChange } from "./collect-local-change.js";
+import { collectLocalChange, type LocalChange } from "./collect-local-change.js";
 import { findIgnoredTreeConfig } from "./find-ignored-tree-config.js";
 import { formatJson } from "./format-json.js";
 import { formatSarif } from "./format-sarif.js";
 import { formatText } from "./format-text.js";
+import { helpText } from "./help-text.js";
 import { loadDemo } from "./load-demo.js";
 import { LocalChangeError } from "./local-change-error.js";
 import { packageVersion } from "./package-version.js";
@@ -36,13 +43,13 @@ import { runStats } from "./run-stats.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 import { UsageError } from "./usage-error.js";
-import { usageText } from "./usage-text.js";
+import { outputWidth, wrapText } from "./wrap-text.js";
 
 export interface CliIo {
   argv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** Where `gadfly worker` hears SIGTERM and SIGINT; the process by default. */
   signals?: Pick<NodeJS.Process, "once">;
@@ -60,7 +67,7 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     const command = parseCliArgs(io.argv, { isTty: io.stdout.isTTY === true });
     if (command.kind === "help") {
-      io.stdout.write(usageText());
+      io.stdout.write(helpText(command.command, outputWidth(io.stdout)));
       return 0;
     }
     if (command.kind === "version") {
@@ -151,6 +158,12 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       ...(options.head === null ? {} : { head: options.head }),
     }));
   try {
+    const nothing = nothingToReview(local, plan, options);
+    if (nothing !== null) {
+      // A round on no change would still cost every model × lens: say so, and call none.
+      io.stderr.write(`gadfly: ${terminalSafeText(nothing, { oneLine: true })}\n`);
+      return 0;
+    }
     // The team's conventions, from the base commit (never the head or the working tree);
     // the demo has no repository, so none.
     const conventionFiles =
@@ -271,23 +284,71 @@ function formatReport(
     case "sarif":
       return formatSarif(consensus, meta);
     case "markdown": {
-      const rendered = renderConsensusComment(
-        consensus,
-        meta.lenses === undefined ? {} : { lenses: meta.lenses },
-      );
+      const rendered = renderConsensusComment(consensus, {
+        ...(meta.lenses === undefined ? {} : { lenses: meta.lenses }),
+        timed: meta.usage?.timed !== false,
+      });
       return [rendered.body, ...rendered.overflow.map((overflow) => overflow.body)].join("\n\n");
     }
     case "text": {
       const color =
         io.env.NO_COLOR === undefined &&
         (io.env.FORCE_COLOR !== undefined || io.stdout.isTTY === true);
-      return formatText(consensus, {
+      const text = formatText(consensus, {
         color,
         notReviewed: meta.notReviewed,
         timed: meta.usage?.timed !== false,
       });
+      // A terminal's width; a file or a pipe gets whole lines.
+      return wrapText(
+        text,
+        options.output === null ? outputWidth(io.stdout) : Infinity,
+        listIndent,
+      );
     }
   }
+}
+
+/** A wrapped line goes on under its text: past the indent, and past a rank (`  12. `). */
+function listIndent(line: string): number {
+  return /^ *(?:\d+\. )?/.exec(line)?.[0].length ?? 0;
+}
+
+/** Git's empty tree in SHA-1 and SHA-256 repositories: the base of a repository with no commit. */
+const EMPTY_TREES = [
+  "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+];
+
+/**
+ * Why there is nothing to review, or null: no file changed, or none of the changed files is one
+ * a reviewer is given (binary, generated, deleted…), as the round itself would decide.
+ */
+function nothingToReview(
+  local: Omit<LocalChange, "cleanup" | "diffText">,
+  plan: ReviewPlan,
+  options: ReviewCommandOptions,
+): string | null {
+  const base = EMPTY_TREES.includes(local.baseSha) ? "git's empty tree" : local.baseSha.slice(0, 7);
+  const between = `between ${base} and ${options.head ?? "the working tree"}`;
+  if (local.files.length === 0) return `nothing to review: no change ${between}`;
+  const prepared = prepareChangeSet({
+    ...local,
+    ignore: plan.ignore,
+    diffBudgetChars: plan.review.diffBudgetChars,
+    alsoNotReviewed: local.notReviewed,
+  });
+  if (filesUnderReview(prepared).length > 0) return null;
+  const shown = prepared.notReviewed
+    .slice(0, 3)
+    .map((file) => `${file.path} (${notReviewedLabel(file.reason)})`);
+  const more =
+    prepared.notReviewed.length > 3 ? `, and ${prepared.notReviewed.length - 3} more` : "";
+  return `nothing to review: ${plural(local.files.length, "changed file")} ${between}, none a reviewer is given: ${shown.join(", ")}${more}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function failOnReached(consensus: Consensus, options: ReviewCommandOptions): boolean {
@@ -316,8 +377,7 @@ async function userConfigPath(options: ReviewCommandOptions, io: CliIo): Promise
     throw new ConfigError(chosen.path, [
       {
         path: "",
-        message:
-          "no config: pass --config FILE, set GADFLY_CONFIG, or write this file (never read from the reviewed tree)",
+        message: `no config yet: \`gadfly init --config ${chosen.path}\` writes a starter one for the providers you pick; or pass --config FILE or set GADFLY_CONFIG (a config in the reviewed tree is never read)`,
       },
     ]);
   }

@@ -8,6 +8,7 @@ import type {
   ReviewCommandOptions,
   StatsCommandOptions,
 } from "./cli-command.js";
+import { COMMAND_SPECS, type CommandName, optionName } from "./command-specs.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ParseCliArgsContext {
@@ -45,19 +46,18 @@ const FAIL_ON: readonly FailOn[] = ["high", "medium"];
 const MAX_CONCURRENCY = 64;
 const HELP_HINT = "see gadfly --help";
 
-/** Options each command accepts besides --help and --version. */
-const COMMANDS = ["review", "worker", "init", "doctor", "stats"] as const;
-type CommandName = (typeof COMMANDS)[number];
-const COMMAND_OPTIONS: Record<CommandName, readonly OptionName[]> = {
-  review: Object.keys(OPTIONS).filter(
-    (name): name is OptionName =>
-      name !== "help" && name !== "version" && name !== "providers" && name !== "since",
-  ),
-  worker: ["config"],
-  init: ["config", "providers"],
-  doctor: ["config", "format"],
-  stats: ["config", "format", "since", "repo"],
-};
+/** The commands, and the options each accepts besides --help and --version: what its help lists. */
+const COMMANDS = COMMAND_SPECS.map((spec) => spec.name);
+const COMMAND_OPTIONS = new Map<CommandName, readonly OptionName[]>(
+  COMMAND_SPECS.map((spec) => [spec.name, spec.options.map((option) => knownOption(option.flag))]),
+);
+
+/** A flag the help documents must be one parseArgs knows: a mismatch is our bug, said at load. */
+function knownOption(flag: string): OptionName {
+  const name = optionName(flag);
+  if (!Object.hasOwn(OPTIONS, name)) throw new Error(`command-specs: ${flag} is not in OPTIONS`);
+  return name as OptionName;
+}
 const DOCTOR_FORMATS = ["text", "json"] as const;
 const STATS_FORMATS = ["text", "json", "csv"] as const;
 
@@ -79,22 +79,37 @@ const DEMO_CONFLICTS: readonly OptionName[] = [
 export function parseCliArgs(argv: readonly string[], context: ParseCliArgsContext): CliCommand {
   const { values, positionals, tokens } = parseStrictly(argv);
   rejectRepeatedOptions(tokens);
-  if (values.help === true) return { kind: "help" };
-  if (values.version === true) return { kind: "version" };
-
   const [command, ...extra] = positionals;
-  if (command === undefined) {
-    throw new UsageError(
-      `missing command: expected "review", "init", "doctor", "stats" or "worker" (${HELP_HINT})`,
-    );
+  const known = command === undefined ? undefined : COMMANDS.find((name) => name === command);
+  if (values.help === true || known === "help") {
+    // `gadfly review --help`, `gadfly help review`, `gadfly --help`: the help of what is named.
+    // `gadfly help --help` is help's own.
+    const [named, stray] =
+      known === "help"
+        ? extra.length === 0 && values.help === true
+          ? ["help"]
+          : extra
+        : [command, extra[0]];
+    if (stray !== undefined) throw new UsageError(`unexpected argument ${quote(stray)}`);
+    if (named === undefined) return { kind: "help", command: null };
+    const topic = COMMANDS.find((name) => name === named);
+    if (topic === undefined) throw new UsageError(`unknown command ${quote(named)} (${HELP_HINT})`);
+    return { kind: "help", command: topic };
   }
-  const known = COMMANDS.find((name) => name === command);
+  if (values.version === true) return { kind: "version" };
+  if (command === undefined) {
+    throw new UsageError(`missing command: expected ${commandList()} (${HELP_HINT})`);
+  }
   if (known === undefined) {
     throw new UsageError(`unknown command ${quote(command)} (${HELP_HINT})`);
   }
   if (extra[0] !== undefined) throw new UsageError(`unexpected argument ${quote(extra[0])}`);
   for (const name of Object.keys(values) as OptionName[]) {
-    if (name !== "help" && name !== "version" && !COMMAND_OPTIONS[known].includes(name)) {
+    if (
+      name !== "help" &&
+      name !== "version" &&
+      !(COMMAND_OPTIONS.get(known) ?? []).includes(name)
+    ) {
       throw new UsageError(`--${name} is not an option of "gadfly ${known}"`);
     }
   }
@@ -121,6 +136,12 @@ export function parseCliArgs(argv: readonly string[], context: ParseCliArgsConte
   }
   if (known === "stats") return { kind: "stats", options: statsOptions(values) };
   return { kind: "review", options: reviewOptions(values, context) };
+}
+
+/** `"review", "init" … or "worker"`: the commands that do something (help aside). */
+function commandList(): string {
+  const names = COMMANDS.filter((name) => name !== "help").map((name) => `"${name}"`);
+  return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
 function statsOptions(values: ParsedValues): StatsCommandOptions {

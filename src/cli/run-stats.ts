@@ -20,7 +20,8 @@ export interface StatsIo {
 /**
  * `gadfly stats`: the scoreboard of the app's own store, found as `npm start` finds it
  * (`.env` in this directory over the environment; GADFLY_DATABASE_URL, else the SQLite file in
- * GADFLY_DATA_DIR). Never creates a store: a missing SQLite file is a usage error. Prices come
+ * GADFLY_DATA_DIR). Never creates a store: without the SQLite file there is nothing to score yet,
+ * which it says (exit 0: a fresh install is not a mistake). Prices come
  * from the app config; without one, tokens are counted and costs are not shown.
  */
 export async function runStats(options: StatsCommandOptions, io: StatsIo): Promise<number> {
@@ -28,14 +29,17 @@ export async function runStats(options: StatsCommandOptions, io: StatsIo): Promi
   const { readDotEnv } = await import("../boot/index.js");
   const { openRunStore } = await import("../run/store/index.js");
   const env = readDotEnv(io.env, io.cwd);
-  const config = await appConfig(options, env, io);
   const databaseUrl = env.GADFLY_DATABASE_URL?.trim() ?? "";
   const dataDir = resolve(io.cwd, env.GADFLY_DATA_DIR ?? ".gadfly");
-  if (databaseUrl === "" && !existsSync(resolve(dataDir, "gadfly.sqlite"))) {
-    throw new UsageError(
-      `no run store in ${dataDir} (set GADFLY_DATA_DIR to the app's data directory, or GADFLY_DATABASE_URL)`,
+  const sqlite = resolve(dataDir, "gadfly.sqlite");
+  if (databaseUrl === "" && !existsSync(sqlite)) {
+    // A fresh install, most often: the app has not started here yet. Nothing to score.
+    io.stderr.write(
+      `gadfly: ${terminalSafeText(`no rounds to score yet: the app's store (${sqlite}) is created when \`npm start\` first runs in this directory; to read another one, run gadfly stats where the app runs, or set GADFLY_DATA_DIR or GADFLY_DATABASE_URL as the app has them`, { oneLine: true })}\n`,
     );
+    return 0;
   }
+  const config = await appConfig(options, env, io);
   const store = await openRunStore({ databaseUrl, dataDir });
   try {
     const board = await readScoreboard(store, {

@@ -13,7 +13,7 @@ export {
   type RepoInstruction,
   type RepoPublish,
 } from "./repo-config-schema.js";
-export { requireWebhookSecret } from "./require-webhook-secret.js";
+export { PROBOT_DEFAULT_SECRET, requireWebhookSecret } from "./require-webhook-secret.js";
 export { type PriceTable, priceTable, type ReviewPlan } from "./resolve-review-plan.js";
 export { compileSafeGlob } from "./safe-glob.js";
 export {

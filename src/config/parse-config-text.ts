@@ -17,7 +17,8 @@ export function parseConfigText<Schema extends z.ZodType>(
       source,
       document.errors.map((error) => ({
         path: "",
-        message: `YAML: ${error.message.split("\n")[0] ?? error.message}`,
+        // The first line, without the colon that introduced the code frame under it.
+        message: `YAML: ${(error.message.split("\n")[0] ?? error.message).replace(/:\s*$/, "")}`,
       })),
     );
   }

@@ -1,7 +1,7 @@
 import { ConfigError } from "./config-error.js";
 
 /** The secret Probot falls back to when none is set: public, so anyone can sign with it. */
-const PROBOT_DEFAULT_SECRET = "development";
+export const PROBOT_DEFAULT_SECRET = "development";
 
 /**
  * Refuses to start a process that receives webhooks without WEBHOOK_SECRET:

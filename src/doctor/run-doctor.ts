@@ -91,9 +91,16 @@ export async function runDoctor(inputs: DoctorInputs): Promise<DoctorReport> {
         }),
     checkDataDir(resolve(cwd, env.GADFLY_DATA_DIR ?? ".gadfly")),
     checkDatabase(databaseUrl === "" ? null : databaseUrl, timeoutMs),
-    config === null
+    config === null || inputs.runsRounds === false
       ? Promise.resolve(
-          doctorCheck("isolation", "agent CLI isolation", "skip", "needs a valid config"),
+          doctorCheck(
+            "isolation",
+            "agent CLI isolation",
+            "skip",
+            config === null
+              ? "needs a valid config"
+              : "a web process runs no agent CLI: the workers need the sandbox",
+          ),
         )
       : checkIsolation(config, {
           configPath,

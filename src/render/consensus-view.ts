@@ -17,6 +17,8 @@ export interface ConsensusViewOptions {
   rowLimit: number;
   /** The formatted `<!-- gadfly-meta -->` line, if any. */
   meta: string | null;
+  /** False for a replayed run: its durations are not model time, so the footer shows none. */
+  timed?: boolean;
 }
 
 interface RowTable {
@@ -110,7 +112,10 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
     disputed: rows((c) => c.disputed === true),
     heldBackByDismissals: consensus.heldBackByDismissals ?? 0,
-    usage: consensus.usage === undefined ? null : roundUsageLine(consensus.usage),
+    usage:
+      consensus.usage === undefined
+        ? null
+        : roundUsageLine(consensus.usage, { timed: options.timed !== false }),
     comparison:
       consensus.comparison === null
         ? null

@@ -18,6 +18,8 @@ export interface ConsensusRenderOptions extends RenderOptions {
   findingUrls?: Readonly<Record<string, string>>;
   /** Each model's overflow comment, by model id, once posted (to link from the summary). */
   modelCommentUrls?: Readonly<Record<string, string>>;
+  /** False for a replayed run (the CLI's --replay, --demo, --record): no model time is shown. */
+  timed?: boolean;
 }
 
 export interface RenderedConsensus {
@@ -60,6 +62,7 @@ export function renderConsensusComment(
           ...(options.modelCommentUrls === undefined
             ? {}
             : { modelCommentUrls: options.modelCommentUrls }),
+          ...(options.timed === undefined ? {} : { timed: options.timed }),
           detail,
           rowLimit,
           meta,

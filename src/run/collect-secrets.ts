@@ -1,4 +1,4 @@
-import type { ProviderConfig } from "../config/index.js";
+import { PROBOT_DEFAULT_SECRET, type ProviderConfig } from "../config/index.js";
 
 export interface SecretSources {
   env: Readonly<Record<string, string | undefined>>;
@@ -46,7 +46,12 @@ export function collectSecrets(sources: SecretSources): string[] {
     add(key);
     for (const form of privateKeyForms(key)) for (const value of keyParts(form)) add(value);
   }
-  for (const name of SECRET_VARIABLES) add(env[name]);
+  for (const name of SECRET_VARIABLES) {
+    // Probot's default webhook secret is public (and refused at start): hiding the word would
+    // only blank it out of the very message that says it is the default, and of any text at all.
+    if (name === "WEBHOOK_SECRET" && env[name]?.trim() === PROBOT_DEFAULT_SECRET) continue;
+    add(env[name]);
+  }
   for (const name of URL_VARIABLES) for (const value of urlSecrets(env[name])) add(value);
   for (const value of configuredSecrets(sources.providers, env)) add(value);
   return [...secrets];

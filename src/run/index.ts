@@ -10,6 +10,7 @@ export {
   crossExamine,
   planChallenges,
 } from "./cross-examine.js";
+export { filesUnderReview } from "./files-under-review.js";
 export { modelsSkippedForFork } from "./fork-rule.js";
 export { prepareChangeSet } from "./prepare-change-set.js";
 export {

@@ -1,6 +1,7 @@
 // Front door of src/server: the operations server: health, metrics, queue depth.
 // Other folders import only from here; this lists what they use today.
 export { countGitHubRequests } from "./count-github-requests.js";
+export { dashboardAuth } from "./dashboard-auth.js";
 export {
   createDashboardHandler,
   DASHBOARD_PATH,

@@ -10,6 +10,11 @@ export interface OperationsHandlerOptions {
   clock?: Pick<Clock, "setTimeout" | "clearTimeout">;
   /** Told why readiness failed (for the log); the response itself says nothing of it. */
   onNotReady?: (error: unknown) => void;
+  /**
+   * Who may read /metrics (the dashboard's token, when one is set); absent: anyone who reaches
+   * the port. The health endpoints stay open: an orchestrator probes them without a token.
+   */
+  metricsAllowed?: (request: IncomingMessage) => boolean;
 }
 
 /** Handles a request, or returns false to let the next handler have it (Probot's `addHandler` contract). */
@@ -22,7 +27,8 @@ const PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
 /**
  * `GET /healthz` (the process answers), `GET /readyz` (it can reach what it
- * needs) and `GET /metrics` (Prometheus text) for orchestrators, as a plain
+ * needs) and `GET /metrics` (Prometheus text, behind the dashboard's token when one is set) for
+ * orchestrators, as a plain
  * node:http handler: Probot's server takes it with `addHandler`, and a
  * worker-only process serves it on its own.
  */
@@ -46,6 +52,10 @@ export function createOperationsHandler(options: OperationsHandlerOptions): Oper
         options.onNotReady?.(error);
         send(response, 503, "not ready\n");
       }
+    } else if (options.metricsAllowed !== undefined && !options.metricsAllowed(request)) {
+      send(response, 401, "unauthorized: send Authorization: Bearer <GADFLY_DASHBOARD_TOKEN>\n", {
+        "www-authenticate": 'Bearer realm="gadfly"',
+      });
     } else {
       try {
         const text = await options.metrics.render();

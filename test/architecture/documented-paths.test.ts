@@ -47,3 +47,18 @@ describe("paths named in the architecture docs", () => {
     expect(missing.map(({ document, path }) => `${document}: ${path}`)).toEqual([]);
   });
 });
+
+describe("the README's layout paragraph", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const layout = /^Layout: [\s\S]+?\n\n/m.exec(readme)?.[0] ?? "";
+  const named = [...layout.matchAll(/`src\/([\w-]+)`/g)].map((match) => match[1] ?? "");
+
+  it("names every folder under src/, and only folders that exist", () => {
+    const folders = readdirSync(join(ROOT, "src"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(named.length).toBeGreaterThan(10);
+    expect([...new Set(named)].sort()).toEqual(folders);
+  });
+});

@@ -138,8 +138,10 @@ describe("where the CLI's config comes from", () => {
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^gadfly: ignored .*gadfly\.config\.yml: /);
+    const path = join(sandbox.env.HOME ?? "", ".config", "gadfly", "config.yml");
+    // What to run to make one, with the path it would be read from.
     expect(lines[1]).toBe(
-      `gadfly: ${join(sandbox.env.HOME ?? "", ".config", "gadfly", "config.yml")}: no config: pass --config FILE, set GADFLY_CONFIG, or write this file (never read from the reviewed tree)`,
+      `gadfly: ${path}: no config yet: \`gadfly init --config ${path}\` writes a starter one for the providers you pick; or pass --config FILE or set GADFLY_CONFIG (a config in the reviewed tree is never read)`,
     );
     expect(await exists(pwned)).toBe(false);
   });

@@ -23,3 +23,32 @@ export function runGadfly(
     timeoutMs: RUN_TIMEOUT_MS,
   });
 }
+
+/** Quotes one argument for /bin/sh. */
+function shellQuote(argument: string): string {
+  return `'${argument.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The same command on a real terminal of `columns` columns: util-linux's `script` gives it a
+ * pseudo-terminal (stdin, stdout and stderr), so `isTTY` and `columns` are the kernel's. Its
+ * output comes back merged on stdout, with the terminal's CRLF line ends made LF again.
+ */
+export async function runGadflyInTerminal(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; columns: number },
+): Promise<GadflyRun> {
+  const command = [process.execPath, "--import", TSX_LOADER, BIN, ...args].map(shellQuote);
+  const run = await runProcess(
+    "script",
+    [
+      "--quiet",
+      "--return",
+      "--command",
+      `stty cols ${options.columns} rows 50 && exec ${command.join(" ")}`,
+      "/dev/null",
+    ],
+    { cwd: options.cwd, env: { SHELL: "/bin/sh", ...options.env }, timeoutMs: RUN_TIMEOUT_MS },
+  );
+  return { ...run, stdout: run.stdout.replaceAll("\r\n", "\n") };
+}

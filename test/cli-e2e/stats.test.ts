@@ -191,15 +191,16 @@ describe("gadfly stats", () => {
     expect(run.stderr).toBe('gadfly: --repo must be owner/name; got "../etc"\n');
   });
 
-  it("says where it looked when there is no store, and creates none", async () => {
+  it("on a fresh install, says there is nothing to score yet and where the store will be, and creates none", async () => {
     const run = await runGadfly(["stats"], {
       cwd: directory,
       env: { ...env(), GADFLY_DATA_DIR: "elsewhere" },
     });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      `gadfly: no run store in ${join(directory, "elsewhere")} (set GADFLY_DATA_DIR to the app's data directory, or GADFLY_DATABASE_URL)\n`,
-    );
+    expect(run).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `gadfly: no rounds to score yet: the app's store (${join(directory, "elsewhere", "gadfly.sqlite")}) is created when \`npm start\` first runs in this directory; to read another one, run gadfly stats where the app runs, or set GADFLY_DATA_DIR or GADFLY_DATABASE_URL as the app has them\n`,
+    });
     expect(existsSync(join(directory, "elsewhere"))).toBe(false);
   });
 });

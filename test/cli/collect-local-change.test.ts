@@ -138,19 +138,27 @@ describe("collectLocalChange: the working tree against the default branch", () =
     expect(change.description).toBe("");
   });
 
-  it("reviews a one-branch repository without main or master from the empty tree", async () => {
+  it("refuses a one-branch repository without main or master, naming --base; the empty tree reviews it whole", async () => {
     const repo = await repository("dev");
     await repo.write("src/a.ts", "export const a = 1;\n");
     await repo.write("README.md", "# Hello\n");
     repo.commit("Start");
-    const change = await collect(repo);
+    await expect(collect(repo)).rejects.toThrow(
+      /^no default branch to compare with \(.*\): pass --base REF/,
+    );
+    await expect(collect(repo)).rejects.toBeInstanceOf(LocalChangeError);
+    // Asked for by name, git's empty tree reviews every file as added.
     const emptyTree = repo.git("hash-object", "-t", "tree", "--stdin").trim();
+    const change = await collect(repo, { base: emptyTree });
     expect(change.baseSha).toBe(emptyTree);
     expect(change.files.map((file) => [file.path, file.status]).sort()).toEqual([
       ["README.md", "added"],
       ["src/a.ts", "added"],
     ]);
     expect(change.title).toBe("Start");
+    // Another tree is no base.
+    const tree = repo.git("rev-parse", "HEAD^{tree}").trim();
+    await expect(collect(repo, { base: tree })).rejects.toThrow(`unknown ref: ${tree}`);
   });
 
   it("reviews a repository with no commit yet: staged and untracked files, from the empty tree", async () => {

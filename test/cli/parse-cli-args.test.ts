@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ReviewCommandOptions } from "../../src/cli/cli-command.js";
+import { helpText } from "../../src/cli/help-text.js";
 import { parseCliArgs } from "../../src/cli/parse-cli-args.js";
 import { UsageError } from "../../src/cli/usage-error.js";
-import { usageText } from "../../src/cli/usage-text.js";
 
 const TTY = { isTty: true };
 const PIPE = { isTty: false };
@@ -27,9 +27,15 @@ function usageMessage(argv: string[], context = TTY): string {
 
 describe("parseCliArgs: commands", () => {
   it("recognises help, version and worker", () => {
-    expect(parseCliArgs(["--help"], TTY)).toEqual({ kind: "help" });
-    expect(parseCliArgs(["-h"], TTY)).toEqual({ kind: "help" });
-    expect(parseCliArgs(["review", "--help"], TTY)).toEqual({ kind: "help" });
+    expect(parseCliArgs(["--help"], TTY)).toEqual({ kind: "help", command: null });
+    expect(parseCliArgs(["-h"], TTY)).toEqual({ kind: "help", command: null });
+    expect(parseCliArgs(["help"], TTY)).toEqual({ kind: "help", command: null });
+    expect(parseCliArgs(["review", "--help"], TTY)).toEqual({ kind: "help", command: "review" });
+    expect(parseCliArgs(["stats", "-h", "--since", "x"], TTY)).toEqual({
+      kind: "help",
+      command: "stats",
+    });
+    expect(parseCliArgs(["help", "doctor"], TTY)).toEqual({ kind: "help", command: "doctor" });
     expect(parseCliArgs(["--version"], TTY)).toEqual({ kind: "version" });
     expect(parseCliArgs(["worker"], TTY)).toEqual({ kind: "worker", configPath: null });
     expect(parseCliArgs(["worker", "--config", "w.yml"], TTY)).toEqual({
@@ -42,6 +48,9 @@ describe("parseCliArgs: commands", () => {
     expect(usageMessage([])).toMatch(/^missing command/);
     expect(usageMessage(["reveiw"])).toBe('unknown command "reveiw" (see gadfly --help)');
     expect(usageMessage(["review", "main"])).toBe('unexpected argument "main"');
+    expect(usageMessage(["help", "reveiw"])).toBe('unknown command "reveiw" (see gadfly --help)');
+    expect(usageMessage(["help", "review", "init"])).toBe('unexpected argument "init"');
+    expect(usageMessage(["review", "--help", "x"])).toBe('unexpected argument "x"');
     expect(usageMessage(["worker", "--base", "main"])).toBe(
       '--base is not an option of "gadfly worker"',
     );
@@ -191,9 +200,9 @@ describe("parseCliArgs: usage errors are one clear line", () => {
   });
 });
 
-describe("usageText", () => {
+describe("gadfly help review", () => {
   it("documents every review flag the parser accepts", () => {
-    const text = usageText();
+    const text = helpText("review", Number.POSITIVE_INFINITY);
     const flags = Object.keys(review([])).length;
     for (const flag of [
       "--base",

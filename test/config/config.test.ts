@@ -74,7 +74,10 @@ describe("loadAppConfig", () => {
 
   it("reports YAML syntax errors", async () => {
     const { dir } = await configFile("providers: [\n  - name: x");
-    await expect(loadAppConfig({}, dir)).rejects.toThrow(/gadfly.config.yml: YAML:/);
+    // One line, ending with where the problem is (not the colon of the code frame after it).
+    await expect(loadAppConfig({}, dir)).rejects.toThrow(
+      /gadfly.config.yml: YAML: .+ at line \d+, column \d+$/,
+    );
   });
 });
 

@@ -252,6 +252,11 @@ describe("gadfly doctor's checks", () => {
     const report = await doctor({ env: withoutKey, runsRounds: false });
     expect(report.checks.filter((check) => /^(key|provider|model):/.test(check.id))).toEqual([]);
     expect(row(report, "providers").status).toBe("skip");
+    // Nor an agent CLI: its sandbox is the workers' concern.
+    expect(row(report, "isolation")).toMatchObject({
+      status: "skip",
+      detail: "a web process runs no agent CLI: the workers need the sandbox",
+    });
     expect(report.ok).toBe(true);
   });
 
@@ -396,6 +401,11 @@ describe("gadfly doctor, the command", () => {
     };
     expect(json).toMatchObject({ schemaVersion: 1, ok: true });
     expect(json.checks[0]).toMatchObject({ id: "config", status: "pass", fix: null });
+    // Probot's public default is shown as what it is, not redacted out of its own message.
+    const publicDefault = await run({ WEBHOOK_SECRET: "development" }, "text");
+    expect(publicDefault.code).toBe(1);
+    expect(publicDefault.out).toMatch(/^✘ webhook secret .*"development"/m);
+    expect(publicDefault.out).not.toContain("[redacted]");
   });
 });
 

@@ -4,15 +4,13 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readScaleSettings } from "../../src/boot/read-scale-settings.js";
-import { createOperationsHandler, startOperationsServer } from "../../src/server/index.js";
-import { freePort } from "../helpers/free-port.js";
-import { healthcheckExitCode } from "./healthcheck-exit-code.js";
+import { SHUTDOWN_GRACE_MS } from "../../src/boot/start-gadfly.js";
 import { type DockerStage, parseDockerfile } from "./parse-dockerfile.js";
 
 /*
- * No Docker engine here: docker-compose.yml is checked against what it runs: the Dockerfile
- * (build, port, volume, working directory), the variables the app reads, the roles it
- * accepts, and the health endpoints each role serves (its healthcheck run for real).
+ * docker-compose.yml checked against what it runs, without an engine: the Dockerfile (build,
+ * port, volume, working directory), the variables the app reads, the roles it accepts, and what
+ * each service is given. test/packaging/container.e2e.test.ts runs it for real.
  */
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -25,6 +23,14 @@ const runtime = parseDockerfile(readFileSync(join(ROOT, "Dockerfile"), "utf8")).
 
 interface Service {
   build?: string;
+  init?: boolean;
+  stop_grace_period?: string;
+  mem_limit?: string;
+  cpus?: number;
+  pids_limit?: number;
+  secrets?: string[];
+  security_opt?: string[];
+  logging?: { driver: string; options?: Record<string, string> };
   image?: string;
   env_file?: string | string[];
   environment?: Record<string, string>;
@@ -36,6 +42,7 @@ interface Service {
 interface Compose {
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
+  secrets?: Record<string, { file: string }>;
 }
 
 const gadflyServices = ["web", "worker"] as const;
@@ -71,116 +78,114 @@ function variablesTheAppReads(): Set<string> {
 }
 
 describe("docker-compose.yml", () => {
-  it("runs a web receiver and a worker from this repository's Dockerfile, with PostgreSQL", () => {
+  const gadfly = gadflyServices.map((name) => [name, service(name)] as const);
+
+  it("runs a web receiver and workers from this repository's Dockerfile, with PostgreSQL", () => {
     expect(Object.keys(compose.services).sort()).toEqual(["postgres", "web", "worker"]);
-    for (const name of gadflyServices) {
-      expect(service(name).build, name).toBe(".");
-      expect(service(name).env_file, name).toBe(".env");
-      expect(service(name).depends_on?.postgres?.condition, name).toBe("service_healthy");
+    for (const [name, entry] of gadfly) {
+      expect(entry.build, name).toBe(".");
+      expect(entry.depends_on?.postgres?.condition, name).toBe("service_healthy");
     }
     expect(service("web").image).toBe(service("worker").image);
-    expect(statSync(join(ROOT, "Dockerfile")).isFile()).toBe(true);
+    expect(service("postgres").image).toBe("${POSTGRES_IMAGE:-postgres:17}");
   });
 
-  it("gives each role settings the app accepts, on the database the postgres service creates", () => {
-    const postgres = service("postgres").environment ?? {};
-    for (const [name, role] of [
-      ["web", "web"],
-      ["worker", "worker"],
-    ] as const) {
-      const environment = service(name).environment ?? {};
-      // What compose substitutes from .env: the password variable, whatever its value.
-      const substituted = Object.fromEntries(
-        Object.entries(environment).map(([key, value]) => [
-          key,
-          value.replace(/\$\{POSTGRES_PASSWORD:\?[^}]*\}/g, "secret"),
-        ]),
-      );
-      expect(readScaleSettings(substituted)).toMatchObject({ role });
-      const url = new URL(substituted.GADFLY_DATABASE_URL ?? "");
-      expect(url.hostname).toBe("postgres");
-      expect(url.port).toBe("5432");
-      expect(decodeURIComponent(url.username)).toBe(postgres.POSTGRES_USER);
-      expect(url.pathname).toBe(`/${postgres.POSTGRES_DB}`);
-      // The same variable sets the server's password and the app's.
-      expect(environment.GADFLY_DATABASE_URL).toContain("${POSTGRES_PASSWORD:?");
-      expect(postgres.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+  it("gives each service only its own secrets: the key as a file, the password outside any URL", () => {
+    for (const [name, entry] of gadfly) {
+      const environment = entry.environment ?? {};
+      expect(entry.secrets, name).toEqual(["github_app_key"]);
+      expect(environment.PRIVATE_KEY_PATH, name).toBe("/run/secrets/github_app_key");
+      expect(environment.PRIVATE_KEY, name).toBeUndefined();
+      // No password in the URL, so no character of it needs escaping.
+      expect(new URL(environment.GADFLY_DATABASE_URL ?? "").password, name).toBe("");
+      expect(environment.PGPASSWORD, name).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+      expect(readScaleSettings({ ...environment }).role, name).toBe(name);
     }
-    expect(service("postgres").healthcheck?.test).toEqual([
-      "CMD",
-      "pg_isready",
-      "-U",
-      postgres.POSTGRES_USER,
-      "-d",
-      postgres.POSTGRES_DB,
-    ]);
+    expect(compose.secrets?.github_app_key?.file).toBe("secrets/github-app.pem");
+    // No service reads everything: compose's .env only fills in values.
+    for (const entry of Object.values(compose.services)) expect(entry.env_file).not.toBe(".env");
+    expect(service("web").environment?.WEBHOOK_SECRET).toMatch(/^\$\{WEBHOOK_SECRET:\?/);
+    expect(service("worker").environment?.WEBHOOK_SECRET).toBeUndefined();
+    expect(service("web").env_file).toBeUndefined();
+    expect(service("worker").env_file).toBe("secrets/providers.env");
+    expect(service("postgres").environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
   });
 
   it("sets only variables the app reads", () => {
     const known = variablesTheAppReads();
-    expect(known.has("GADFLY_WORKER_CONCURRENCY")).toBe(true);
-    for (const name of gadflyServices) {
-      for (const variable of Object.keys(service(name).environment ?? {})) {
+    // Read by node-postgres and @probot/get-private-key, under the app.
+    known.add("PGPASSWORD");
+    expect(
+      readFileSync(join(ROOT, "node_modules/@probot/get-private-key/dist-src/index.js"), "utf8"),
+    ).toContain("PRIVATE_KEY_PATH");
+    known.add("PRIVATE_KEY_PATH");
+    for (const [name, entry] of gadfly) {
+      for (const variable of Object.keys(entry.environment ?? {})) {
         expect(known.has(variable), `${name}: ${variable}`).toBe(true);
       }
     }
   });
 
-  it("publishes the web's port, the one the image exposes and the app listens on", () => {
-    const exposed = instruction("EXPOSE");
-    expect(exposed).toEqual([imageEnv.PORT]);
+  it("publishes only the web's port, where /metrics needs the dashboard token", () => {
+    expect(instruction("EXPOSE")).toEqual([imageEnv.PORT]);
     expect(service("web").ports).toEqual([`${imageEnv.PORT}:${imageEnv.PORT}`]);
-    // A worker receives no webhook: nothing of it is published.
+    expect(service("web").environment?.GADFLY_DASHBOARD_TOKEN).toMatch(
+      /^\$\{GADFLY_DASHBOARD_TOKEN:\?/,
+    );
     expect(service("worker").ports).toBeUndefined();
+    expect(service("postgres").ports).toBeUndefined();
   });
 
-  it("mounts a data volume of its own at the image's data directory, and the config read-only where the app looks", () => {
+  it("has init, a grace period past Gadfly's shutdown, limits and log rotation", () => {
+    for (const [name, entry] of gadfly) {
+      expect(entry.init, name).toBe(true);
+      expect(Number.parseInt(entry.stop_grace_period ?? "0", 10), name).toBeGreaterThan(
+        SHUTDOWN_GRACE_MS / 1000 + 2,
+      );
+      expect(entry.mem_limit, name).toBeDefined();
+      expect(entry.cpus, name).toBeDefined();
+      expect(entry.pids_limit, name).toBeGreaterThan(0);
+    }
+    for (const entry of Object.values(compose.services)) {
+      expect(entry.logging?.driver).toBe("json-file");
+      expect(entry.logging?.options?.["max-size"]).toBeDefined();
+      expect(entry.logging?.options?.["max-file"]).toBeDefined();
+    }
+  });
+
+  it("gives each container a scratch data directory of its own and the config read-only where the app looks", () => {
     const workdir = instruction("WORKDIR").at(-1);
     expect(instruction("VOLUME")).toEqual([imageEnv.GADFLY_DATA_DIR]);
-    const volumes = gadflyServices.map((name) => {
-      const mounts = service(name).volumes ?? [];
+    for (const [name, entry] of gadfly) {
+      const mounts = entry.volumes ?? [];
       expect(mounts, name).toContain(`./gadfly.config.yml:${workdir}/gadfly.config.yml:ro`);
-      const data = mounts.find((mount) => mount.endsWith(`:${imageEnv.GADFLY_DATA_DIR}`));
-      expect(data, name).toBeDefined();
-      const volume = (data ?? "").split(":")[0] ?? "";
-      expect(Object.keys(compose.volumes), name).toContain(volume);
-      return volume;
-    });
-    // docs/running-at-scale.md: with PostgreSQL each process has its own scratch directory.
-    expect(new Set(volumes).size).toBe(volumes.length);
-    expect(service("postgres").volumes?.[0]).toMatch(
-      /^postgres-data:\/var\/lib\/postgresql\/data$/,
-    );
+      // An anonymous volume: `--scale worker=3` gives each worker its own.
+      expect(mounts, name).toContain(imageEnv.GADFLY_DATA_DIR);
+    }
+    expect(service("postgres").volumes).toEqual(["postgres-data:/var/lib/postgresql/data"]);
   });
 
-  it.each(gadflyServices)(
-    "the %s healthcheck asks an endpoint its role serves: passes when ready, fails when not or when nothing answers",
-    async (name) => {
-      const command = service(name).healthcheck?.test ?? [];
-      expect(command.slice(0, 2)).toEqual(["CMD", "node"]);
-      const path = /\/(healthz|readyz|metrics|ping)'/.exec(command.join(" "))?.[1];
-      // The worker serves only the operations endpoints (not Probot's /ping).
-      expect(["healthz", "readyz"]).toContain(path);
-      let ready = true;
-      const handler = createOperationsHandler({
-        ready: async () => {
-          if (!ready) throw new Error("store down");
-        },
-        metrics: { render: async () => "" },
-      });
-      const port = await freePort();
-      const server = await startOperationsServer(handler, { port, host: "127.0.0.1" });
-      try {
-        expect(await healthcheckExitCode(command.slice(1), port)).toBe(0);
-        ready = false;
-        if (path === "readyz") expect(await healthcheckExitCode(command.slice(1), port)).toBe(1);
-      } finally {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
-      }
-      expect(await healthcheckExitCode(command.slice(1), port)).toBe(1);
-    },
-  );
+  it("runs the worker's agent CLIs under the shipped seccomp profile, never unconfined", () => {
+    const options = service("worker").security_opt ?? [];
+    expect(options).toContain("seccomp=docker/seccomp-bwrap.json");
+    expect(options.join(" ")).not.toMatch(/seccomp[=:]unconfined/);
+    expect(statSync(join(ROOT, "docker/seccomp-bwrap.json")).isFile()).toBe(true);
+    // The receiver runs no agent CLI and gets no sandbox option.
+    expect(service("web").security_opt).toBeUndefined();
+    const profile = JSON.parse(readFileSync(join(ROOT, "docker/seccomp-bwrap.json"), "utf8")) as {
+      defaultAction: string;
+      syscalls: { names: string[]; action: string }[];
+    };
+    const refused = profile.syscalls
+      .filter((rule) => rule.action === "SCMP_ACT_ERRNO")
+      .flatMap((rule) => rule.names);
+    for (const name of ["kexec_load", "init_module", "bpf", "keyctl", "open_by_handle_at"]) {
+      expect(refused).toContain(name);
+    }
+    for (const name of ["unshare", "clone", "clone3", "mount", "pivot_root", "setns"]) {
+      expect(refused).not.toContain(name);
+    }
+  });
 
   it("is described in docs/running-at-scale.md", () => {
     const docs = readFileSync(join(ROOT, "docs/running-at-scale.md"), "utf8");

@@ -1,12 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pino } from "pino";
-import { Probot, Server } from "probot";
 import { describe, expect, it } from "vitest";
 import { npmStartNodeArgs } from "../../bench/npm-start-node-args.js";
+import { createOperationsHandler, startOperationsServer } from "../../src/server/index.js";
 import { freePort } from "../helpers/free-port.js";
 import { dockerIgnoreMatcher } from "./docker-ignore-matcher.js";
 import { healthcheckExitCode } from "./healthcheck-exit-code.js";
@@ -35,13 +34,28 @@ const argumentsOf = (stage: DockerStage, keyword: string) =>
 const copies = (stage: DockerStage) => argumentsOf(stage, "COPY").map(parseCopyInstruction);
 
 describe("Dockerfile", () => {
-  it("compiles in a node:20-slim build stage with the dev dependencies", () => {
-    const build = stages[0] as DockerStage;
-    expect(build.image).toBe("node:20-slim");
+  const text = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+
+  it("builds every stage on one Node LTS, pinned by version and Debian release, with the classic builder", () => {
+    const images = new Set(stages.map((stage) => stage.image));
+    expect(images.size).toBe(1);
+    const [image = ""] = [...images];
+    const version = /^node:(\d+)\.(\d+)\.(\d+)-bookworm-slim$/.exec(image);
+    expect(version, image).not.toBeNull();
+    const major = Number(version?.[1]);
+    expect(major).toBeGreaterThanOrEqual(22);
+    expect(major % 2).toBe(0);
+    expect(text).toMatch(/^ARG NODE_IMAGE=/m);
+    for (const stage of stages) expect(text).toContain(`FROM \${NODE_IMAGE} AS ${stage.name}`);
+    // A `# syntax=` line makes BuildKit fetch a frontend from a registry.
+    expect(text).not.toMatch(/^#\s*syntax=/m);
+  });
+
+  it("compiles in the build stage with the dev dependencies, and copies only dist/ from it", () => {
+    const build = stageNamed("build");
     const runs = argumentsOf(build, "RUN").join("\n");
-    expect(runs).toMatch(/^npm ci\b/m);
+    expect(runs).toMatch(/^npm ci --ignore-scripts\b/m);
     expect(runs).toMatch(/^npm run build$/m);
-    // What `npm run build` writes is what the runtime copies from this stage.
     expect(packageJson.scripts.build).toBe("tsc -p tsconfig.build.json");
     const buildConfig = JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")) as {
       compilerOptions: { outDir: string; rootDir: string };
@@ -51,21 +65,15 @@ describe("Dockerfile", () => {
     expect(fromBuild.flatMap((copy) => copy.sources)).toEqual(["/app/dist"]);
   });
 
-  it("runs on a supported LTS, with production dependencies and better-sqlite3 built for it", () => {
-    const major = Number(/^node:(\d+)-slim$/.exec(runtime.image)?.[1]);
-    expect(major).toBeGreaterThanOrEqual(22);
-    expect(major % 2).toBe(0);
-    const deps = stageNamed("deps");
-    // Compiled on the runtime's own base image: the addon matches its Node ABI and C library.
-    expect(deps.image).toBe(runtime.image);
-    const runs = argumentsOf(deps, "RUN").join("\n");
+  it("installs production dependencies without running or compiling anything, and keeps no build leftovers", () => {
+    const runs = argumentsOf(stageNamed("deps"), "RUN").join("\n");
     expect(runs).toContain("npm ci --omit=dev --ignore-scripts");
-    expect(runs).toContain("npm rebuild better-sqlite3");
-    expect(runs).toMatch(/python3.*make.*g\+\+/);
-    // The compiler stays behind: the runtime stage installs bubblewrap (the agent CLIs'
-    // sandbox) and nothing else.
+    expect(runs).toContain("rm -rf deps src build binding.gyp");
+    expect(runs).toContain('find prebuilds -type f ! -name "$addon" -delete');
+    expect(runs).toContain("npm cache clean --force");
+    // No compiler anywhere, no Node headers: nothing is built from source.
+    expect(text).not.toMatch(/python3|\bmake\b|g\+\+|node-gyp|npm rebuild/);
     const runtimeRuns = argumentsOf(runtime, "RUN").join("\n");
-    expect(runtimeRuns).not.toMatch(/npm (ci|install)|python3|make|g\+\+/);
     expect(
       [...runtimeRuns.matchAll(/apt-get install ([^&\n]*)/g)].map((match) => match[1]),
     ).toEqual(["-y --no-install-recommends bubblewrap "]);
@@ -78,7 +86,10 @@ describe("Dockerfile", () => {
   it("copies into the runtime every path of the published package, all present in the build context", () => {
     const fromContext = copies(runtime).filter((copy) => copy.from === null);
     const copied = [...fromContext.flatMap((copy) => copy.sources), "dist"];
-    for (const file of packageJson.files) expect(copied).toContain(file);
+    // `!path` entries leave a file out of the package; the rest must be in the image.
+    for (const file of packageJson.files.filter((entry) => !entry.startsWith("!"))) {
+      expect(copied).toContain(file);
+    }
     for (const source of fromContext.flatMap((copy) => copy.sources)) {
       expect(existsSync(join(ROOT, source)), source).toBe(true);
       expect(isExcluded(source), source).toBe(false);
@@ -96,16 +107,24 @@ describe("Dockerfile", () => {
     expect(statSync(join(ROOT, "src/cli/main.ts")).isFile()).toBe(true);
   });
 
-  it("runs as the non-root node user, keeps state in the /data volume and starts with npm start", () => {
-    const users = argumentsOf(runtime, "USER");
-    expect(users).toEqual(["node"]);
+  it("runs as the non-root node user, state and .env in the /data volume, Node itself as the command", () => {
+    expect(argumentsOf(runtime, "USER")).toEqual(["node"]);
     const environment = argumentsOf(runtime, "ENV").join(" ");
     expect(environment).toMatch(/\bGADFLY_DATA_DIR=\/data\b/);
+    expect(environment).toMatch(/\bGADFLY_ENV_FILE=\/data\/\.env\b/);
     expect(environment).toMatch(/\bHOST=0\.0\.0\.0\b/);
+    // Setup mode works in the image: Probot refuses it under NODE_ENV=production.
+    expect(environment).not.toMatch(/NODE_ENV=production/);
     expect(argumentsOf(runtime, "VOLUME")).toEqual(["/data"]);
     expect(argumentsOf(runtime, "EXPOSE")).toEqual(["3000"]);
-    expect(JSON.parse(argumentsOf(runtime, "CMD")[0] ?? "null")).toEqual(["npm", "start"]);
-    // The volume's mount point must be writable by that user.
+    expect(argumentsOf(runtime, "STOPSIGNAL")).toEqual(["SIGTERM"]);
+    // No npm and no shell between Docker and Gadfly: SIGTERM reaches its graceful shutdown.
+    expect(JSON.parse(argumentsOf(runtime, "CMD")[0] ?? "null")).toEqual([
+      "node",
+      ...npmStartNodeArgs(),
+      "dist/main.js",
+    ]);
+    expect(argumentsOf(runtime, "ENTRYPOINT")).toEqual([]);
     expect(argumentsOf(runtime, "RUN").join("\n")).toMatch(/chown node:node \/data/);
     const userIndex = runtime.instructions.findIndex(
       (instruction) => instruction.keyword === "USER",
@@ -167,28 +186,39 @@ process.stdout.write(String(live.length > 0 ? peak : 0));`,
     });
   });
 
-  it("has a HEALTHCHECK that passes against Probot's /ping and fails when nothing answers", async () => {
+  it("has a HEALTHCHECK for every role: ready (/readyz), or the setup page before the App exists", async () => {
     const healthcheck = argumentsOf(runtime, "HEALTHCHECK")[0] ?? "";
     const command = JSON.parse(healthcheck.slice(healthcheck.indexOf("CMD ") + 4)) as string[];
-    expect(command[0]).toBe("node");
-    const port = await freePort();
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const server = new Server({
-      host: "127.0.0.1",
-      port,
-      Probot: Probot.defaults({
-        appId: 1,
-        privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
-        secret: "healthcheck-test",
-      }),
-      log: pino({ level: "silent" }),
+    expect(command).toEqual(["node", "dist/healthcheck.js"]);
+    // A role's operations endpoints: ready passes, not ready fails.
+    let ready = true;
+    const operations = createOperationsHandler({
+      ready: async () => {
+        if (!ready) throw new Error("store down");
+      },
+      metrics: { render: async () => "" },
     });
-    await server.start();
+    const port = await freePort();
+    const server = await startOperationsServer(operations, { port, host: "127.0.0.1" });
     try {
       expect(await healthcheckExitCode(command, port)).toBe(0);
+      ready = false;
+      expect(await healthcheckExitCode(command, port)).toBe(1);
     } finally {
-      await server.stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
-    expect(await healthcheckExitCode(command, port)).toBe(1);
+    // Setup mode: Probot's page, no /readyz.
+    const setupPort = await freePort();
+    const setup = createServer((request, response) => {
+      response.writeHead(request.url === "/probot" ? 200 : 404).end();
+    });
+    await new Promise<void>((resolve) => setup.listen(setupPort, "127.0.0.1", resolve));
+    try {
+      expect(await healthcheckExitCode(command, setupPort)).toBe(0);
+    } finally {
+      await new Promise((resolve) => setup.close(resolve));
+    }
+    expect(await healthcheckExitCode(command, setupPort)).toBe(1);
   });
 });

@@ -33,11 +33,19 @@ export function parseDockerfile(text: string): DockerStage[] {
     if (whole !== "") logicalLines.push(whole);
   }
   const stages: DockerStage[] = [];
+  // ARGs before the first FROM, with their defaults: what a FROM's `${NAME}` stands for.
+  const globalArgs = new Map<string, string>();
   for (const line of logicalLines) {
     const [keyword = "", ...rest] = line.split(/\s+/);
     const instruction = { keyword: keyword.toUpperCase(), argument: rest.join(" ") };
+    if (instruction.keyword === "ARG" && stages.length === 0) {
+      const [name = "", value = ""] = instruction.argument.split("=");
+      globalArgs.set(name, value);
+      continue;
+    }
     if (instruction.keyword === "FROM") {
-      const [image = "", as, name] = rest;
+      const [written = "", as, name] = rest;
+      const image = written.replace(/\$\{(\w+)\}/g, (_, arg: string) => globalArgs.get(arg) ?? "");
       stages.push({
         image,
         name: as?.toUpperCase() === "AS" && name !== undefined ? name : null,

@@ -61,4 +61,17 @@ describe("collectSecrets + redactSecrets", () => {
     const text = "See https://github.com/o/r/pull/1 and the ghost_town variable.";
     expect(redactSecrets(text, secrets)).toBe(text);
   });
+
+  it("leaves Probot's public default webhook secret alone: the word is no secret, and redacting it hid it from the message saying so", () => {
+    const collected = collectSecrets({
+      env: { WEBHOOK_SECRET: "development", GADFLY_DASHBOARD_TOKEN: "development" },
+      providers: [],
+    });
+    // Only the webhook secret's public default is exempt; the same word elsewhere is a value.
+    expect(collected).toEqual(["development"]);
+    expect(collectSecrets({ env: { WEBHOOK_SECRET: "development" }, providers: [] })).toEqual([]);
+    expect(collectSecrets({ env: { WEBHOOK_SECRET: "development-2" }, providers: [] })).toEqual([
+      "development-2",
+    ]);
+  });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Probot, Server as ProbotServer } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
+import { dashboardAuth } from "../../src/server/dashboard-auth.js";
 import {
   createOperationsHandler,
   type OperationsHandlerOptions,
@@ -34,6 +35,26 @@ async function serve(overrides: Partial<OperationsHandlerOptions> = {}): Promise
 }
 
 describe("the operations endpoints", () => {
+  it("with the dashboard's token, keep /metrics to whoever sends it; health stays open", async () => {
+    const token = "metrics-token-0123456789abcdef";
+    const base = await serve({ metricsAllowed: dashboardAuth(token).allows });
+    const bare = await fetch(`${base}/metrics`);
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toBe('Bearer realm="gadfly"');
+    expect(await bare.text()).not.toContain("gadfly_demo_total");
+    const wrong = await fetch(`${base}/metrics`, {
+      headers: { authorization: `Bearer ${token}x` },
+    });
+    expect(wrong.status).toBe(401);
+    const right = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect([right.status, await right.text()]).toEqual([
+      200,
+      expect.stringContaining("gadfly_demo_total 1"),
+    ]);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
   it("answer /healthz, /readyz and /metrics, and leave other paths alone", async () => {
     const base = await serve();
     const health = await fetch(`${base}/healthz`);
