@@ -102,12 +102,6 @@ export async function extractTarball(
     else result.unlistedSkips++;
     return false;
   };
-  const input =
-    source instanceof Uint8Array
-      ? Readable.from([source])
-      : source instanceof ReadableStream
-        ? Readable.fromWeb(source as import("node:stream/web").ReadableStream<Uint8Array>)
-        : (source as NodeJS.ReadableStream);
   const extractor = tar.x({
     cwd: dir,
     strip: 1,
@@ -127,33 +121,68 @@ export async function extractTarball(
       const entry = data.entry as ReadEntry | undefined;
       if (code === "TAR_ENTRY_ERROR" && entry !== undefined) skip(String(entry.path), "refused");
     },
-    filter: (path, entry) => {
-      const stat = entry as ReadEntry;
-      const relative = path.split("/").slice(1).join("/");
-      const type = String(stat.type);
-      const isFile = FILE_TYPES.has(type);
-      if (!isFile && !CREATED_TYPES.has(type)) return skip(relative, "unsupported");
-      if (type === "SymbolicLink" || type === "Link") {
-        const target = stat.linkpath ?? "";
-        if (isAbsolute(target) || normalize(target).split(/[\\/]/).includes("..")) {
-          return skip(relative, "unsafe-link");
-        }
-      }
-      const size = isFile ? (stat.size ?? 0) : 0;
-      if (size > settings.maxFileBytes) return skip(relative, "too-large");
-      if (
-        result.entries + 1 > settings.maxEntries ||
-        (isFile && result.files + 1 > settings.maxFiles) ||
-        result.bytes + size > settings.maxTotalBytes
-      ) {
-        return skip(relative, "over-limit");
-      }
-      result.entries++;
-      if (isFile) result.files++;
-      result.bytes += size;
-      return true;
-    },
+    filter: (path, entry) => admitEntry(path, entry as ReadEntry, settings, result, skip),
   });
+  await unpackInto(toNodeStream(source), extractor, settings.maxArchiveBytes);
+  return result;
+}
+
+function toNodeStream(
+  source: ReadableStream<Uint8Array> | NodeJS.ReadableStream | Uint8Array,
+): NodeJS.ReadableStream {
+  if (source instanceof Uint8Array) return Readable.from([source]);
+  if (source instanceof ReadableStream) {
+    return Readable.fromWeb(source as import("node:stream/web").ReadableStream<Uint8Array>);
+  }
+  return source;
+}
+
+/** Whether node-tar writes an entry, counting it against the limits (or listing why not). */
+function admitEntry(
+  path: string,
+  entry: ReadEntry,
+  settings: ExtractLimits,
+  result: ExtractResult,
+  skip: (path: string, reason: SkipReason) => false,
+): boolean {
+  const relative = path.split("/").slice(1).join("/");
+  const type = String(entry.type);
+  const isFile = FILE_TYPES.has(type);
+  if (!isFile && !CREATED_TYPES.has(type)) return skip(relative, "unsupported");
+  if (type === "SymbolicLink" || type === "Link") {
+    const target = entry.linkpath ?? "";
+    if (isAbsolute(target) || normalize(target).split(/[\\/]/).includes("..")) {
+      return skip(relative, "unsafe-link");
+    }
+  }
+  const size = isFile ? (entry.size ?? 0) : 0;
+  if (size > settings.maxFileBytes) return skip(relative, "too-large");
+  if (
+    result.entries + 1 > settings.maxEntries ||
+    (isFile && result.files + 1 > settings.maxFiles) ||
+    result.bytes + size > settings.maxTotalBytes
+  ) {
+    return skip(relative, "over-limit");
+  }
+  result.entries++;
+  if (isFile) result.files++;
+  result.bytes += size;
+  return true;
+}
+
+/** What `unpackInto` needs of node-tar's sync extractor. */
+interface SyncExtractor {
+  on(event: "error", listener: (error: unknown) => void): unknown;
+  write(chunk: Buffer): unknown;
+  end(): unknown;
+}
+
+/** Gunzips `input` into the extractor, at most `maxArchiveBytes` decompressed; the first error wins. */
+async function unpackInto(
+  input: NodeJS.ReadableStream,
+  extractor: SyncExtractor,
+  maxArchiveBytes: number,
+): Promise<void> {
   // The first error wins: pipeline answers a stage that throws with an AbortError of its own.
   let failure: unknown;
   extractor.on("error", (error: unknown) => {
@@ -164,10 +193,8 @@ export async function extractTarball(
     for await (const chunk of decompressed) {
       // The bound on work: counted here rather than in a Transform of its own.
       seen += chunk.length;
-      if (seen > settings.maxArchiveBytes) {
-        throw new Error(
-          `the archive holds more than ${settings.maxArchiveBytes} bytes once decompressed`,
-        );
+      if (seen > maxArchiveBytes) {
+        throw new Error(`the archive holds more than ${maxArchiveBytes} bytes once decompressed`);
       }
       // The sync extractor has written this chunk's entries when write returns.
       extractor.write(chunk);
@@ -190,5 +217,4 @@ export async function extractTarball(
   } catch (error) {
     throw failure ?? error;
   }
-  return result;
 }

@@ -14,6 +14,7 @@ import {
   waitFor,
 } from "./harness.js";
 import { readAppStore } from "./read-app-store.js";
+import { type Backend, STORE_BACKENDS } from "./store-backends.js";
 
 /** One model, one lens: the smallest round that still posts every artifact. */
 const MODEL = { id: "gpt-a", provider: "openai" } as const;
@@ -56,12 +57,150 @@ interface Counts {
 /** Kill points run one at a time: each is two app start-ups, which a loaded 2-core machine makes slow. */
 const PARALLEL = 1;
 
-describe("kill-point matrix: a kill at any publishing step, then a restart, posts each artifact once", () => {
+/** The stack both suites run on: one model, one lens, and the PR's repository. */
+async function startKillStack(): Promise<Stack> {
+  const stack = await startStack({
+    models: [MODEL],
+    review: "  concurrency: 4\n  maxTurns: 4\n  timeoutSeconds: 60",
+  });
+  stack.openai.script(
+    MODEL.id,
+    reviewerScript((_model, lens) => (lens === "security" ? FINDINGS : []), PATH),
+  );
+  stack.github.addRepo({
+    owner: "octo-org",
+    name: "kill",
+    ownerType: "Organization",
+    files: { ".github/gadfly.yml": "lenses: [security]\n" },
+  });
+  return stack;
+}
+
+function openKillPullRequest(stack: Stack, title: string): PullRequestSnapshot {
+  return stack.github.addPullRequest({
+    owner: "octo-org",
+    repo: "kill",
+    title,
+    files: [
+      {
+        path: PATH,
+        // The last line tells the PRs apart (their commits, and so their head SHAs, differ).
+        base: `${[...LINES, `// ${title}`].join("\n")}\n`,
+        head: `${[...LINES.map((line, index) => (index === 1 ? "console.log(secret);" : index === 5 ? "if (token == expected) ok();" : line)), `// ${title}`].join("\n")}\n`,
+      },
+    ],
+  });
+}
+
+function ownComments(stack: Stack, pr: PullRequestSnapshot, marker: string) {
+  return stack.github
+    .comments(pr)
+    .filter((comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(marker));
+}
+
+describe.each(STORE_BACKENDS)(
+  "kill-point matrix (%s store): a kill at any publishing step, then a restart, posts each artifact once",
+  (_label, open) => {
+    let stack: Stack;
+    let backend: Backend;
+    /** The round's state as the app's store has it; undefined before its tables exist. */
+    const roundState = async (dataDir: string, pr: PullRequestSnapshot) => {
+      const rows = await backend
+        .query<{ state: string }>(
+          dataDir,
+          "SELECT state FROM rounds WHERE pull_number = $1 AND head_sha = $2",
+          pr.number,
+          pr.headSha,
+        )
+        .catch(() => []);
+      return rows[0]?.state;
+    };
+
+    beforeAll(async () => {
+      backend = await open();
+      stack = await startKillStack();
+    }, 60_000);
+
+    afterAll(async () => {
+      await stack?.close();
+      await backend?.close();
+    });
+
+    /** Opens a PR, lets the app die at `point`, restarts it, waits for the round to complete. */
+    const killAndRestart = async (point: KillPoint): Promise<Counts> => {
+      const dataDir = join(stack.dir, `data-${backend.name}-${point}`);
+      const env = await backend.env(dataDir);
+      const pr = openKillPullRequest(stack, `Sessions, killed at ${point}`);
+      const doomed = await startApp(stack, { ...env, GADFLY_TEST_KILL_POINT: point });
+      await deliver(doomed.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
+      await waitFor(
+        () => doomed.process.exitCode !== null || doomed.process.signalCode !== null,
+        60_000,
+      );
+      const killed = String(doomed.process.signalCode ?? `exit ${doomed.process.exitCode}`);
+      const restarted = await startApp(stack, env);
+      try {
+        await waitFor(async () => (await roundState(dataDir, pr)) === "completed", 60_000);
+      } finally {
+        await restarted.stop("SIGTERM");
+      }
+      const reviews = stack.github.reviews(pr);
+      const recorded = await backend.query(
+        dataDir,
+        "SELECT 1 FROM posted_inline WHERE pull_number = $1",
+        pr.number,
+      );
+      return {
+        point,
+        killed,
+        board: ownComments(stack, pr, MARKERS.statusBoard).length,
+        consensus: ownComments(stack, pr, MARKERS.consensus).length,
+        review: reviews.length,
+        inline: reviews.flatMap((review) => review.comments).length,
+        recorded: recorded.length,
+        check: stack.github.checkRuns(pr.headSha).length,
+      };
+    };
+
+    it("every kill point: one board, one consensus, one review, one inline comment per finding (recorded), one check", async () => {
+      const pending = [...KILL_POINTS];
+      const results: Counts[] = [];
+      await Promise.all(
+        Array.from({ length: PARALLEL }, async () => {
+          for (let point = pending.shift(); point !== undefined; point = pending.shift()) {
+            results.push(await killAndRestart(point));
+          }
+        }),
+      );
+      results.sort(
+        (a, b) =>
+          KILL_POINTS.indexOf(a.point as KillPoint) - KILL_POINTS.indexOf(b.point as KillPoint),
+      );
+      console.log(
+        `kill-point matrix (${FINDINGS.length} findings, each should be 1 / ${FINDINGS.length}):`,
+      );
+      console.table(results);
+      for (const counts of results) {
+        expect(counts).toEqual({
+          point: counts.point,
+          killed: "SIGKILL",
+          board: 1,
+          consensus: 1,
+          review: 1,
+          inline: FINDINGS.length,
+          recorded: FINDINGS.length,
+          check: 1,
+        });
+      }
+      expect(stack.github.validationErrors).toEqual([]);
+    }, 900_000);
+  },
+);
+
+describe("a push while a round publishes", () => {
   let stack: Stack;
-  const own = (pr: PullRequestSnapshot, marker: string) =>
-    stack.github
-      .comments(pr)
-      .filter((comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(marker));
+  const own = (pr: PullRequestSnapshot, marker: string) => ownComments(stack, pr, marker);
+  const openPullRequest = (title: string) => openKillPullRequest(stack, title);
   const roundState = (dataDir: string, pr: PullRequestSnapshot, sha = pr.headSha) =>
     readAppStore<{ state: string }>(
       dataDir,
@@ -70,111 +209,13 @@ describe("kill-point matrix: a kill at any publishing step, then a restart, post
       sha,
     )[0]?.state;
 
-  const openPullRequest = (title: string) =>
-    stack.github.addPullRequest({
-      owner: "octo-org",
-      repo: "kill",
-      title,
-      files: [
-        {
-          path: PATH,
-          // The last line tells the PRs apart (their commits, and so their head SHAs, differ).
-          base: `${[...LINES, `// ${title}`].join("\n")}\n`,
-          head: `${[...LINES.map((line, index) => (index === 1 ? "console.log(secret);" : index === 5 ? "if (token == expected) ok();" : line)), `// ${title}`].join("\n")}\n`,
-        },
-      ],
-    });
-
   beforeAll(async () => {
-    stack = await startStack({
-      models: [MODEL],
-      review: "  concurrency: 4\n  maxTurns: 4\n  timeoutSeconds: 60",
-    });
-    stack.openai.script(
-      MODEL.id,
-      reviewerScript((_model, lens) => (lens === "security" ? FINDINGS : []), PATH),
-    );
-    stack.github.addRepo({
-      owner: "octo-org",
-      name: "kill",
-      ownerType: "Organization",
-      files: { ".github/gadfly.yml": "lenses: [security]\n" },
-    });
+    stack = await startKillStack();
   }, 60_000);
 
   afterAll(async () => {
     await stack?.close();
   });
-
-  /** Opens a PR, lets the app die at `point`, restarts it, waits for the round to complete. */
-  const killAndRestart = async (point: KillPoint): Promise<Counts> => {
-    const dataDir = join(stack.dir, `data-${point}`);
-    const pr = openPullRequest(`Sessions, killed at ${point}`);
-    const doomed = await startApp(stack, {
-      GADFLY_DATA_DIR: dataDir,
-      GADFLY_TEST_KILL_POINT: point,
-    });
-    await deliver(doomed.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
-    await waitFor(
-      () => doomed.process.exitCode !== null || doomed.process.signalCode !== null,
-      60_000,
-    );
-    const killed = String(doomed.process.signalCode ?? `exit ${doomed.process.exitCode}`);
-    const restarted = await startApp(stack, { GADFLY_DATA_DIR: dataDir });
-    try {
-      await waitFor(() => roundState(dataDir, pr) === "completed", 60_000);
-    } finally {
-      await restarted.stop("SIGTERM");
-    }
-    const reviews = stack.github.reviews(pr);
-    return {
-      point,
-      killed,
-      board: own(pr, MARKERS.statusBoard).length,
-      consensus: own(pr, MARKERS.consensus).length,
-      review: reviews.length,
-      inline: reviews.flatMap((review) => review.comments).length,
-      recorded: readAppStore(
-        dataDir,
-        "SELECT 1 FROM posted_inline WHERE pull_number = ?",
-        pr.number,
-      ).length,
-      check: stack.github.checkRuns(pr.headSha).length,
-    };
-  };
-
-  it("every kill point: one board, one consensus, one review, one inline comment per finding (recorded), one check", async () => {
-    const pending = [...KILL_POINTS];
-    const results: Counts[] = [];
-    await Promise.all(
-      Array.from({ length: PARALLEL }, async () => {
-        for (let point = pending.shift(); point !== undefined; point = pending.shift()) {
-          results.push(await killAndRestart(point));
-        }
-      }),
-    );
-    results.sort(
-      (a, b) =>
-        KILL_POINTS.indexOf(a.point as KillPoint) - KILL_POINTS.indexOf(b.point as KillPoint),
-    );
-    console.log(
-      `kill-point matrix (${FINDINGS.length} findings, each should be 1 / ${FINDINGS.length}):`,
-    );
-    console.table(results);
-    for (const counts of results) {
-      expect(counts).toEqual({
-        point: counts.point,
-        killed: "SIGKILL",
-        board: 1,
-        consensus: 1,
-        review: 1,
-        inline: FINDINGS.length,
-        recorded: FINDINGS.length,
-        check: 1,
-      });
-    }
-    expect(stack.github.validationErrors).toEqual([]);
-  }, 900_000);
 
   it("a push while the round publishes ends the old round cancelled, with nothing more posted", async () => {
     const { github } = stack;

@@ -1,16 +1,9 @@
 import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
 import { publishedArtifacts } from "../faults/published-artifacts.js";
 import { deferred } from "../helpers/deferred.js";
-import {
-  postgresUnavailableReason,
-  startTestPostgres,
-  type TestPostgres,
-} from "../helpers/postgres-server.js";
 import { appLogs } from "./app-logs.js";
 import {
   type RunningApp,
@@ -21,6 +14,7 @@ import {
   waitFor,
 } from "./harness.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
+import { type Backend, STORE_BACKENDS } from "./store-backends.js";
 
 /*
  * A round's whole life through the real app, on each store: deploys during a round, deliveries
@@ -39,78 +33,7 @@ const leak: LensFinding = {
   body: "`console.log(secret)` writes the session secret to the logs.",
 };
 
-interface Backend {
-  name: "sqlite" | "postgres";
-  /** The app's environment for this store (a database or a data directory of its own). */
-  env(dataDir: string): Promise<Record<string, string>>;
-  /** Rows of the app's store. */
-  query<Row>(dataDir: string, sql: string, ...params: (string | number)[]): Promise<Row[]>;
-  /** A statement run on the app's store (a trigger a test plants). */
-  exec(dataDir: string, sql: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-function sqliteBackend(): Backend {
-  return {
-    name: "sqlite",
-    env: async (dataDir) => ({ GADFLY_DATA_DIR: dataDir }),
-    async query<Row>(dataDir: string, sql: string, ...params: (string | number)[]) {
-      const database = new BetterSqlite3(join(dataDir, "gadfly.sqlite"), { readonly: true });
-      try {
-        return database
-          .prepare<(string | number)[], Row>(sql.replace(/\$\d+/g, "?"))
-          .all(...params);
-      } finally {
-        database.close();
-      }
-    },
-    async exec(dataDir, sql) {
-      const database = new BetterSqlite3(join(dataDir, "gadfly.sqlite"));
-      try {
-        database.exec(sql);
-      } finally {
-        database.close();
-      }
-    },
-    close: async () => undefined,
-  };
-}
-
-async function postgresBackend(): Promise<Backend> {
-  const server: TestPostgres = await startTestPostgres();
-  const urls = new Map<string, string>();
-  const run = async <Row>(url: string, sql: string, params: unknown[] = []): Promise<Row[]> => {
-    const client = new pg.Client({ connectionString: url });
-    client.on("error", () => undefined);
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows as Row[];
-    } finally {
-      await client.end();
-    }
-  };
-  return {
-    name: "postgres",
-    async env(dataDir) {
-      const url = await server.createDatabase();
-      urls.set(dataDir, url);
-      return { GADFLY_DATA_DIR: dataDir, GADFLY_DATABASE_URL: url };
-    },
-    query: async <Row>(dataDir: string, sql: string, ...params: (string | number)[]) =>
-      run<Row>(urls.get(dataDir) ?? "", sql, params),
-    async exec(dataDir, sql) {
-      await run(urls.get(dataDir) ?? "", sql);
-    },
-    close: () => server.stop(),
-  };
-}
-
-const backends: [label: string, open: () => Promise<Backend>][] = [
-  ["SQLite", async () => sqliteBackend()],
-];
-if (postgresUnavailableReason() === null) backends.push(["PostgreSQL", postgresBackend]);
-
-describe.each(backends)("a round's life (%s store)", { timeout: 120_000 }, (label, open) => {
+describe.each(STORE_BACKENDS)("a round's life (%s store)", { timeout: 120_000 }, (label, open) => {
   let backend: Backend;
   let stack: Stack;
   let router: ReviewRouter;
