@@ -1,9 +1,4 @@
-import {
-  addUsageFigures,
-  budgetReached,
-  roundUsage,
-  type UsageFigures,
-} from "../accounting/index.js";
+import type { UsageFigures } from "../accounting/index.js";
 import type { ChangedFiles, LensDefinition, LensEvent, LensReport } from "../agent/index.js";
 import {
   publicCancelReason,
@@ -20,10 +15,11 @@ import { collectSecrets } from "./collect-secrets.js";
 import { redactReport } from "./redact-report.js";
 import { failedReport, reviewLensChain } from "./review-lens-chain.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import { RoundBoard } from "./round-board.js";
+import { RoundBudgetGate, skippedReport } from "./round-budget-gate.js";
 import type { RoundStatus } from "./round-status.js";
 import { settleAll } from "./settle-all.js";
-import { applyLensEvent, initialRoundStatus } from "./track-round-status.js";
-import { withReviewerUsage } from "./with-reviewer-usage.js";
+import { initialRoundStatus } from "./track-round-status.js";
 
 export interface ReviewRoundOptions {
   plan: ReviewPlan;
@@ -100,87 +96,196 @@ export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoun
   const options = { ...given, signal: AbortSignal.any([given.signal, failed.signal]) };
   const clock = options.clock ?? systemClock;
   const { plan, change } = options;
-  const providers = new Map(options.providers.map((provider) => [provider.name, provider]));
-  const lensById = new Map(options.lenses.map((lens) => [lens.id, lens]));
-  const finished = new Map(
-    (options.finished ?? []).map((report) => [`${report.model}\u0000${report.lens}`, report]),
+  const finished = new Map((options.finished ?? []).map((report) => [lensKey(report), report]));
+  const lensesOf = lensesOfModel(options);
+  const secrets =
+    options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
+  // One for the round: every lens's transcript repeats the same opening (the diff summary) and
+  // file reads, redacted once here instead of once per lens and session.
+  const redact = memoizeRedactor(createRedactor(secrets));
+  const board = new RoundBoard(
+    initialStatus(options, lensesOf, clock),
+    plan,
+    clock,
+    redact,
+    options.onStatus,
   );
+  // Lenses that will not run are folded in before the first publish: a board never shows
+  // a skipped model queued, nor a resumed lens that already ended.
+  const skipped = skippedLenses(options, lensesOf, finished);
+  for (const report of [...finished.values(), ...skipped.values()]) board.foldEnded(report);
+  board.publish();
+  const gate = new RoundBudgetGate(plan, board, options.dailySpend);
+  if (gate.restore(finished.values())) board.publish();
 
-  // A model kept from the change keeps its skipped lenses on the board, whatever the step.
-  const lensesOf = (model: string): string[] => {
-    const assignment = options.step?.assignment;
-    if (assignment === undefined || options.skip?.has(model) === true) return plan.lenses;
-    return plan.lenses.filter((lens) => assignment.get(lens)?.includes(model) === true);
+  const round: RoundContext = {
+    options,
+    clock,
+    redact,
+    secrets,
+    board,
+    gate,
+    finished,
+    skipped,
+    providers: new Map(options.providers.map((provider) => [provider.name, provider])),
+    lensById: new Map(options.lenses.map((lens) => [lens.id, lens])),
+    workspace: await Workspace.open(change.workspaceDir),
+    prompt: lensPrompt(change),
   };
-  let status = initialRoundStatus(
+  // Interleave models (lens-major order) so one slow provider does not hold every slot.
+  const jobs = plan.lenses.flatMap((lensId) =>
+    plan.models
+      .filter((model) => lensesOf(model.id).includes(lensId))
+      .map((model) => ({ model, lensId })),
+  );
+  const settled = await settleAll(
+    jobs,
+    (job) => reviewOneLens(round, job.model, job.lensId),
+    failed,
+  );
+  const reports = plan.models.flatMap((model) =>
+    plan.lenses.flatMap((lensId) =>
+      settled.filter((report) => report.model === model.id && report.lens === lensId),
+    ),
+  );
+  return { reports, status: board.finish() };
+}
+
+/** What every lens of one round shares. */
+interface RoundContext {
+  options: ReviewRoundOptions;
+  clock: Clock;
+  redact: Redactor;
+  secrets: readonly string[];
+  board: RoundBoard;
+  gate: RoundBudgetGate;
+  /** Ended before a restart: reused, their models not called again. */
+  finished: ReadonlyMap<string, LensReport>;
+  /** Kept from the change (a fork's models): skipped without a slot. */
+  skipped: ReadonlyMap<string, LensReport>;
+  providers: ReadonlyMap<string, ProviderConfig>;
+  lensById: ReadonlyMap<string, LensDefinition>;
+  workspace: Workspace;
+  prompt: Parameters<typeof reviewLens>[0]["prompt"];
+}
+
+/** One (model, lens): reused, skipped, or run under the limiter; its report saved before it returns. */
+async function reviewOneLens(
+  round: RoundContext,
+  model: ModelConfig,
+  lensId: string,
+): Promise<LensReport> {
+  const { options, board } = round;
+  const previous = round.finished.get(lensKey({ model: model.id, lens: lensId }));
+  if (previous !== undefined) return previous;
+  const skip = round.skipped.get(lensKey({ model: model.id, lens: lensId }));
+  if (skip !== undefined) {
+    // Decided before the limiter: a skipped lens takes no slot and starts nothing.
+    await options.onLensReport?.(skip);
+    return skip;
+  }
+  const failed = (error: unknown): LensReport => {
+    if (!options.signal.aborted) options.onLensError?.(model.id, lensId, error);
+    return cancelledOrFailed(model, lensId, error, options.signal);
+  };
+  // The lens's spend is counted before its slot is freed, so the lens that takes the slot
+  // next is checked against it.
+  const settle = (raw: LensReport): LensReport => {
+    const report = redactReport(raw, round.secrets);
+    board.countUsage(report);
+    return report;
+  };
+  const run = async (): Promise<LensReport> =>
+    settle(
+      (await round.gate.skipIfReached(model, lensId)) ??
+        (await runOne({
+          model,
+          lensId,
+          provider: round.providers.get(model.provider),
+          providers: round.providers,
+          lens: round.lensById.get(lensId),
+          options,
+          workspace: round.workspace,
+          prompt: round.prompt,
+          onEvent: board.event,
+          clock: round.clock,
+          redact: round.redact,
+        }).catch(failed)),
+    );
+  const report = await options.limiter
+    .run(run, options.signal)
+    // Not started: the round was stopped while the lens waited for its slot.
+    .catch((error: unknown) => settle(failed(error)));
+  board.lensEnded(report);
+  await options.onLensReport?.(report);
+  return report;
+}
+
+function lensKey(report: { model: string; lens: string }): string {
+  return `${report.model}\u0000${report.lens}`;
+}
+
+/** The lenses a model reviews: all, or a light step's assignment (a kept model keeps them all). */
+function lensesOfModel(options: ReviewRoundOptions): (model: string) => string[] {
+  const { plan, step, skip } = options;
+  return (model) => {
+    // A model kept from the change keeps its skipped lenses on the board, whatever the step.
+    if (step === undefined || skip?.has(model) === true) return plan.lenses;
+    return plan.lenses.filter((lens) => step.assignment.get(lens)?.includes(model) === true);
+  };
+}
+
+function initialStatus(
+  options: ReviewRoundOptions,
+  lensesOf: (model: string) => string[],
+  clock: Clock,
+): RoundStatus {
+  const { plan, change, step, downshift } = options;
+  const status = initialRoundStatus(
     {
       headSha: change.headSha,
       round: options.round,
       // A light step's board lists the models it gave a lens, not the others as done.
       reviewers: plan.models
         .map((model) => ({ model: model.id, provider: model.provider, lenses: lensesOf(model.id) }))
-        .filter((reviewer) => options.step === undefined || reviewer.lenses.length > 0),
+        .filter((reviewer) => step === undefined || reviewer.lenses.length > 0),
       notReviewed: change.notReviewed,
       ...(options.resumed === true ? { resumed: true } : {}),
     },
     clock.now(),
   );
-  if (options.downshift !== undefined || options.step !== undefined) {
-    status = {
-      ...status,
-      budget: {
-        ...(options.downshift === undefined ? {} : { downshift: options.downshift }),
-        ...(options.step === undefined
-          ? {}
-          : { step: options.step.note, ...(options.step.empty ? { stepEmpty: true } : {}) }),
-      },
-    };
-  }
-  const secrets =
-    options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
-  // One for the round: every lens's transcript repeats the same opening (the diff summary) and
-  // file reads, redacted once here instead of once per lens and session.
-  const redact = memoizeRedactor(createRedactor(secrets));
-  const publish = () => options.onStatus?.(status);
-  const onEvent = (event: LensEvent) => {
-    // A failure reason can quote a provider's answer: it reaches the board before the
-    // lens's (redacted) report does.
-    status = applyLensEvent(
-      status,
-      "reason" in event ? { ...event, reason: redact(event.reason) } : event,
-    );
-    publish();
+  if (downshift === undefined && step === undefined) return status;
+  return {
+    ...status,
+    budget: {
+      ...(downshift === undefined ? {} : { downshift }),
+      ...(step === undefined
+        ? {}
+        : { step: step.note, ...(step.empty ? { stepEmpty: true } : {}) }),
+    },
   };
-  // Lenses that will not run are folded in before the first publish: a board never shows
-  // a skipped model queued, nor a resumed lens that already ended.
+}
+
+/** Each kept model's lenses, skipped with the reason it was kept (none already finished). */
+function skippedLenses(
+  options: ReviewRoundOptions,
+  lensesOf: (model: string) => string[],
+  finished: ReadonlyMap<string, LensReport>,
+): Map<string, LensReport> {
   const skipped = new Map<string, LensReport>();
-  for (const model of plan.models) {
+  for (const model of options.plan.models) {
     const reason = options.skip?.get(model.id);
     if (reason === undefined) continue;
-    for (const lensId of lensesOf(model.id)) {
-      const key = `${model.id}\u0000${lensId}`;
-      if (!finished.has(key)) skipped.set(key, skippedReport(model, lensId, reason));
+    for (const lens of lensesOf(model.id)) {
+      const key = lensKey({ model: model.id, lens });
+      if (!finished.has(key)) skipped.set(key, skippedReport(model, lens, reason));
     }
   }
-  // Every ended lens's report, for the board's per-model spend.
-  const ended: LensReport[] = [];
-  const countUsage = (report: LensReport) => {
-    ended.push(report);
-    status = withReviewerUsage(status, roundUsage({ reports: ended, pricing: plan.pricing }));
-  };
-  for (const report of [...finished.values(), ...skipped.values()]) {
-    // A resumed lens shows the hops it made before the restart.
-    for (const hop of report.failovers ?? []) {
-      const source = { model: report.model, provider: report.provider, lens: report.lens };
-      status = applyLensEvent(status, { ...source, at: clock.now(), type: "failover", ...hop });
-    }
-    status = applyLensEvent(status, reportEvent(report, clock.now()));
-    countUsage(report);
-  }
-  publish();
+  return skipped;
+}
 
-  const workspace = await Workspace.open(change.workspaceDir);
-  const prompt = {
+function lensPrompt(change: ChangeSet): Parameters<typeof reviewLens>[0]["prompt"] {
+  return {
     title: change.title,
     description: change.description,
     diff: change.packedDiff,
@@ -192,110 +297,6 @@ export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoun
     // Ours, trusted: e.g. that the diff is only the change since the last reviewed head.
     ...(change.diffNote === undefined ? {} : { diffNote: change.diffNote }),
   };
-
-  // Checked as each lens takes its slot, so lenses already running finish and only those not
-  // yet started are skipped; once a cap is reached it stays reached for the round.
-  let reached: string | null = null;
-  const budget = plan.budget;
-  const markReached = (cap: string) => {
-    reached = cap;
-    // What follows the lenses is not started either (review-change.ts): the board says so.
-    const skipsMore = plan.crossExamination?.enabled === true;
-    status = {
-      ...status,
-      budget: {
-        ...status.budget,
-        reached,
-        ...(skipsMore ? { crossExaminationSkipped: true } : {}),
-      },
-    };
-  };
-  const capReached = async (): Promise<string | null> => {
-    if (reached !== null || budget === undefined) return reached;
-    const round = roundUsage({ reports: ended, pricing: plan.pricing }).total;
-    const daily = budget.dailyTokens !== undefined || budget.dailyCostUsd !== undefined;
-    const today =
-      daily && options.dailySpend !== undefined
-        ? addUsageFigures(await options.dailySpend(), round)
-        : undefined;
-    const cap = budgetReached(budget, { round, ...(today === undefined ? {} : { today }) });
-    if (cap !== null) markReached(cap);
-    return cap;
-  };
-  // A round resumed after a restart keeps the cap its lenses were skipped for.
-  const restored = [...finished.values()].find(
-    (report) => report.outcome === "skipped" && report.failure?.startsWith(BUDGET_SKIP) === true,
-  );
-  if (restored?.failure != null) {
-    markReached(restored.failure.slice(BUDGET_SKIP.length));
-    publish();
-  }
-
-  // Interleave models (lens-major order) so one slow provider does not hold every slot.
-  const jobs = plan.lenses.flatMap((lensId) =>
-    plan.models
-      .filter((model) => lensesOf(model.id).includes(lensId))
-      .map((model) => ({ model, lensId })),
-  );
-  const settled = await settleAll(
-    jobs,
-    async ({ model, lensId }): Promise<LensReport> => {
-      const previous = finished.get(`${model.id}\u0000${lensId}`);
-      if (previous !== undefined) return previous;
-      const skip = skipped.get(`${model.id}\u0000${lensId}`);
-      if (skip !== undefined) {
-        // Decided before the limiter: a skipped lens takes no slot and starts nothing.
-        await options.onLensReport?.(skip);
-        return skip;
-      }
-      const failed = (error: unknown): LensReport => {
-        if (!options.signal.aborted) options.onLensError?.(model.id, lensId, error);
-        return cancelledOrFailed(model, lensId, error, options.signal);
-      };
-      // The lens's spend is counted before its slot is freed, so the lens that takes the slot
-      // next is checked against it.
-      const settle = (raw: LensReport): LensReport => {
-        const report = redactReport(raw, secrets);
-        countUsage(report);
-        return report;
-      };
-      const report = await options.limiter
-        .run(
-          async () =>
-            settle(
-              (await budgetSkip(model, lensId, capReached)) ??
-                (await runOne({
-                  model,
-                  lensId,
-                  provider: providers.get(model.provider),
-                  providers,
-                  lens: lensById.get(lensId),
-                  options,
-                  workspace,
-                  prompt,
-                  onEvent,
-                  clock,
-                  redact,
-                }).catch(failed)),
-            ),
-          options.signal,
-        )
-        // Not started: the round was stopped while the lens waited for its slot.
-        .catch((error: unknown) => settle(failed(error)));
-      onEvent(reportEvent(report, clock.now()));
-      await options.onLensReport?.(report);
-      return report;
-    },
-    failed,
-  );
-  const reports = plan.models.flatMap((model) =>
-    plan.lenses.flatMap((lensId) =>
-      settled.filter((report) => report.model === model.id && report.lens === lensId),
-    ),
-  );
-  status = { ...status, finished: true, updatedAt: new Date(clock.now()) };
-  publish();
-  return { reports, status };
 }
 
 interface RunOneInput {
@@ -333,24 +334,6 @@ function fallbacksOf(model: ModelConfig, options: ReviewRoundOptions): ModelConf
   });
 }
 
-function reportEvent(report: LensReport, at: number): LensEvent {
-  const source = { model: report.model, provider: report.provider, lens: report.lens, at };
-  if (report.outcome === "done" && report.verdict !== null) {
-    return {
-      ...source,
-      type: "done",
-      verdict: report.verdict,
-      findings: report.findings.length,
-      dropped: report.dropped.length,
-    };
-  }
-  if (report.outcome === "cancelled")
-    return { ...source, type: "cancelled", reason: report.failure ?? "cancelled" };
-  if (report.outcome === "skipped")
-    return { ...source, type: "skipped", reason: report.failure ?? "skipped" };
-  return { ...source, type: "failed", reason: report.failure ?? "failed" };
-}
-
 function cancelledOrFailed(
   model: ModelConfig,
   lens: string,
@@ -361,24 +344,6 @@ function cancelledOrFailed(
   return signal.aborted
     ? { ...report, outcome: "cancelled", failure: publicCancelReason(signal.reason) }
     : report;
-}
-
-/** How a lens skipped for the budget says so, the cap's words after it. */
-const BUDGET_SKIP = "budget reached — ";
-
-/** The lens's skipped report when a budget cap has been reached; undefined lets it start. */
-async function budgetSkip(
-  model: ModelConfig,
-  lens: string,
-  capReached: () => Promise<string | null>,
-): Promise<LensReport | undefined> {
-  const cap = await capReached();
-  return cap === null ? undefined : skippedReport(model, lens, `${BUDGET_SKIP}${cap}`);
-}
-
-/** A lens never started: no text, no findings, no verdict; the reason says why. */
-function skippedReport(model: ModelConfig, lens: string, reason: string): LensReport {
-  return { ...failedReport(model, lens, reason), outcome: "skipped" };
 }
 
 /** What get_diff may serve: every changed file but those the repository's globs leave out. */
