@@ -127,7 +127,7 @@ async function settleLease(
         new Error("the round runner returned without ending the round"),
         `round ${job.roundId}`,
       );
-    if (await lease.release()) await options.queue.enqueue(job);
+    if (await lease.release()) await options.queue.enqueue(job, { resume: true });
     return;
   }
   lease.end();

@@ -33,7 +33,9 @@ export function startSweeper(options: SweeperOptions): Sweeper {
     for (const due of await options.store.dueRounds()) {
       if (due.state === "running" && due.dueInMs > options.intervalMs) continue;
       const job = { roundId: due.roundId, installationId: due.installationId };
-      if (await options.queue.enqueue(job, { delayMs: due.dueInMs })) woken += 1;
+      // A running round is due only once its holder's lease ran out: a take-over, ahead of fresh rounds.
+      const wake = { delayMs: due.dueInMs, resume: due.state === "running" };
+      if (await options.queue.enqueue(job, wake)) woken += 1;
     }
     return woken;
   };

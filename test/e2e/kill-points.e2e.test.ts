@@ -129,7 +129,12 @@ describe.each(STORE_BACKENDS)(
     /** Opens a PR, lets the app die at `point`, restarts it, waits for the round to complete. */
     const killAndRestart = async (point: KillPoint): Promise<Counts> => {
       const dataDir = join(stack.dir, `data-${backend.name}-${point}`);
-      const env = await backend.env(dataDir);
+      // With PostgreSQL the restarted process is another worker: the killed one's lease must run
+      // out before it takes the round over (SQLite's single process expires it at start).
+      const env = {
+        ...(await backend.env(dataDir)),
+        ...(backend.name === "postgres" ? { GADFLY_VISIBILITY_TIMEOUT_SECONDS: "5" } : {}),
+      };
       const pr = openKillPullRequest(stack, `Sessions, killed at ${point}`);
       const doomed = await startApp(stack, { ...env, GADFLY_TEST_KILL_POINT: point });
       await deliver(doomed.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);

@@ -1,5 +1,5 @@
 import { type Clock, systemClock, waitAtMost } from "../../time/index.js";
-import { fairPriority } from "./fair-priority.js";
+import { wakePriority } from "./fair-priority.js";
 import type {
   EnqueueOptions,
   JobHandler,
@@ -60,7 +60,8 @@ export class InMemoryWorkQueue implements WorkQueue {
       this.waiting.filter((entry) => entry.job.installationId === job.installationId).length +
       [...this.running.values()].filter((held) => held.installationId === job.installationId)
         .length;
-    this.waiting.push({ job, priority: fairPriority(backlog), sequence: this.sequence++, readyAt });
+    const priority = wakePriority(backlog, options.resume === true);
+    this.waiting.push({ job, priority, sequence: this.sequence++, readyAt });
     this.pump();
     return true;
   }

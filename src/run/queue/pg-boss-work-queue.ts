@@ -4,7 +4,7 @@ import { type Clock, sleep, systemClock, waitAtMost } from "../../time/index.js"
 import { postgresOpenError } from "../store/postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "../store/postgres-pool.js";
 import { retryOnDeadlock } from "../store/retry-on-deadlock.js";
-import { fairPriority } from "./fair-priority.js";
+import { wakePriority } from "./fair-priority.js";
 import { HINT_CHANNEL, PostgresHintListener } from "./postgres-hint-listener.js";
 import type {
   EnqueueOptions,
@@ -137,7 +137,7 @@ export class PgBossWorkQueue implements WorkQueue {
       { ...job },
       {
         singletonKey: job.roundId,
-        priority: fairPriority(rows[0]?.backlog ?? 0),
+        priority: wakePriority(rows[0]?.backlog ?? 0, options.resume === true),
         // Taken and completed at once: an attempt that dies in between is retried once, and the
         // sweeper wakes the round anyway.
         retryLimit: 1,

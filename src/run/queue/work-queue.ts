@@ -33,6 +33,8 @@ export interface EnqueueOptions {
    * is kept; asked for with no delay, it is brought forward to now.
    */
   delayMs?: number;
+  /** The round is taken up again (a take-over, a hand-back): ahead of fresh rounds (`wakePriority`). */
+  resume?: boolean;
 }
 
 export interface WorkOptions {

@@ -68,6 +68,22 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       );
     });
 
+    it("wakes a round taken up again (a take-over, a hand-back) before every fresh one", async () => {
+      for (let index = 0; index < 5; index++) await queue.enqueue(job(`fresh-${index}`, B));
+      await queue.enqueue(job("crashed", A), { resume: true });
+      await queue.enqueue(job("later", A));
+      const order: string[] = [];
+      await queue.work(
+        async ({ job: taken }) => {
+          order.push(taken.roundId);
+        },
+        { concurrency: 1 },
+      );
+      await eventually("all 7 ran", () => order.length === 7);
+      expect(order[0]).toBe("crashed");
+      expect(order.slice(1)).not.toContain("crashed");
+    });
+
     it("holds at most `concurrency` handlers at once, and says what waits and what runs", async () => {
       const hold = deferred();
       for (const id of ["d-1", "d-2", "d-3"]) await queue.enqueue(job(id));
