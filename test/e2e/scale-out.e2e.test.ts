@@ -359,8 +359,16 @@ describe.skipIf(unavailable !== null)(
       );
       const victimResumed = resumed.find((line) => line.round === victim);
       expect(victimResumed?.finishedLenses).toBeGreaterThan(0);
-      // Taken over once their jobs expired (the visibility timeout, then pg-boss's maintenance
-      // pass and the retry delay) and a busy worker had a free slot: well before a minute.
+      // Taken over once their leases ran out (the visibility timeout, then the next sweep) and a
+      // busy worker had a free slot, ahead of the fresh rounds: well before a minute.
+      console.log(
+        "--- resumed rounds (s after the kill, lenses already saved):",
+        resumed.map((line) => ({
+          round: String(line.round).slice(0, 8),
+          after: (Number(line.time) - started - killedAt) / 1000,
+          saved: line.finishedLenses,
+        })),
+      );
       const retakenAfter =
         Math.max(...resumed.map((line) => Number(line.time))) - started - killedAt;
       expect(retakenAfter).toBeLessThan(40_000);
