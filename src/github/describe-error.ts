@@ -16,6 +16,8 @@ function describe(error: unknown): string {
   const candidate = error as {
     status?: unknown;
     request?: { method?: unknown; url?: unknown };
+    response?: unknown;
+    cause?: unknown;
     publicMessage?: unknown;
     message?: unknown;
     name?: unknown;
@@ -29,6 +31,11 @@ function describe(error: unknown): string {
     } catch {
       // Not a URL: keep what there is.
     }
+    // Octokit reports a request that got no answer at all (refused, reset, DNS, TLS) as a 500
+    // with no response: saying "GitHub answered 500" would send the operator to GitHub's status.
+    if (candidate.response === undefined) {
+      return `GitHub could not be reached for ${method} ${path}: ${causeOf(candidate)}`.trim();
+    }
     return `GitHub answered ${candidate.status} to ${method} ${path}`.trim();
   }
   if (typeof candidate.publicMessage === "string") return candidate.publicMessage;
@@ -36,4 +43,21 @@ function describe(error: unknown): string {
     return candidate.message;
   if (typeof candidate.message === "string") return candidate.message;
   return "unknown error";
+}
+
+/** The network error under an unanswered request ("connect ECONNREFUSED 127.0.0.1:443"). */
+function causeOf(error: { cause?: unknown; message?: unknown }): string {
+  let cause: unknown = error.cause;
+  // fetch wraps the socket's error: "fetch failed", its cause the code and address.
+  while (
+    typeof cause === "object" &&
+    cause !== null &&
+    "cause" in cause &&
+    cause.cause !== undefined
+  ) {
+    cause = cause.cause;
+  }
+  if (typeof cause === "object" && cause !== null && "message" in cause)
+    return String(cause.message);
+  return typeof error.message === "string" ? error.message : "no answer";
 }
