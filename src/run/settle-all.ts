@@ -9,17 +9,19 @@ export async function settleAll<Item, Result>(
   work: (item: Item) => Promise<Result>,
   stop: AbortController,
 ): Promise<Result[]> {
+  // The first to fail in time, not in the items' order: the others fail because they were stopped.
+  let first: { error: unknown } | undefined;
   const outcomes = await Promise.allSettled(
     items.map(async (item) => {
       try {
         return await work(item);
       } catch (error) {
+        first ??= { error };
         if (!stop.signal.aborted) stop.abort("round failed");
         throw error;
       }
     }),
   );
-  const rejected = outcomes.find((outcome) => outcome.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
+  if (first !== undefined) throw first.error;
   return outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
 }

@@ -99,6 +99,13 @@ const ORPHAN_TEXTS = `DELETE FROM transcript_texts WHERE NOT EXISTS (
   SELECT 1 FROM transcripts WHERE transcripts.round_id = transcript_texts.round_id)`;
 const SAME_PULL = "owner = @owner AND repo = @repo AND pull_number = @pull_number";
 
+/**
+ * The pull requests' locks of every store of this process, keyed by the database's file: two
+ * stores opened on one file (a test's two receivers) share them. The app writes a SQLite store
+ * from one process only (other roles need PostgreSQL), so a lock in memory is the PR's lock.
+ */
+const PULL_LOCKS = new KeyedLock();
+
 /** The embedded RunStore: one SQLite file, safe to share between processes on one host. */
 export class SqliteRunStore implements RunStore {
   private readonly database: Database;
@@ -106,7 +113,6 @@ export class SqliteRunStore implements RunStore {
   private readonly newId: () => string;
   // Compiled once each: the per-lens and per-step writes run dozens of times a round.
   private readonly statements: StatementCache;
-  private readonly pullLocks = new KeyedLock();
 
   /** Opens or creates the store; throws StoreOpenError with what to do when it cannot. */
   static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
@@ -140,8 +146,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async lockPullRequest<T>(repo: RepoRef, pullNumber: number, work: () => Promise<T>): Promise<T> {
-    // One process writes the SQLite store: a lock in memory is the pull request's lock.
-    return this.pullLocks.run(JSON.stringify(pullKey(repo, pullNumber)), work);
+    return PULL_LOCKS.run(JSON.stringify([this.database.name, pullKey(repo, pullNumber)]), work);
   }
 
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {

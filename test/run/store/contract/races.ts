@@ -28,6 +28,43 @@ export function runStoreContractRaces(backend: RunStoreBackend): void {
   }
 
   describe("two instances racing", () => {
+    it("hold a pull request's lock one at a time across instances, and another PR's at once", async () => {
+      const stores = await twoStores();
+      let inside = 0;
+      let most = 0;
+      const hold = (store: RunStore, pullNumber: number) =>
+        store.lockPullRequest(repo, pullNumber, async () => {
+          inside += 1;
+          most = Math.max(most, inside);
+          // A receiver awaiting GitHub's answer while it holds the lock.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inside -= 1;
+        });
+      await Promise.all(
+        Array.from({ length: 6 }, (_, index) => hold(stores[index % 2] as RunStore, 9)),
+      );
+      expect(most).toBe(1);
+
+      // Different pull requests do not wait for each other.
+      const order: string[] = [];
+      let release: () => void = () => undefined;
+      let entered: () => void = () => undefined;
+      const inside10 = new Promise<void>((resolve) => (entered = resolve));
+      const held = stores[0].lockPullRequest(repo, 10, async () => {
+        order.push("10 in");
+        entered();
+        await new Promise<void>((resolve) => (release = resolve));
+        order.push("10 out");
+      });
+      await inside10;
+      await stores[1].lockPullRequest(repo, 11, async () => {
+        order.push("11 in");
+      });
+      release();
+      await held;
+      expect(order).toEqual(["10 in", "11 in", "10 out"]);
+    });
+
     it("answer new exactly once for each delivery both record", async () => {
       const stores = await twoStores();
       const at = new Date(t.clock.now());
