@@ -181,8 +181,13 @@ for (let round = 0; round < 400; round++) {
 }
 process.stdout.write(String(live.length > 0 ? peak : 0));`,
         );
-      // By a margin two runs of the same flags never show (their peaks differ by a few %).
-      expect(peakHeapBytes(flags)).toBeLessThan(0.85 * peakHeapBytes(semiSpaceAlone));
+      // The old generation is collected by concurrent marking: on a loaded machine its threads
+      // fall behind and one run's peak can be 40% over another's with the same flags. The
+      // lowest of five is what the flags let V8 reach, and that margin no two runs of the same
+      // flags show.
+      const lowestPeak = (nodeFlags: string[]) =>
+        Math.min(...Array.from({ length: 5 }, () => peakHeapBytes(nodeFlags)));
+      expect(lowestPeak(flags)).toBeLessThan(0.85 * lowestPeak(semiSpaceAlone));
     });
   });
 
