@@ -4,7 +4,7 @@ import { Workspace } from "../agent/index.js";
 import type { ChallengeResult } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { createRedactor } from "../llm/index.js";
-import { systemClock } from "../time/index.js";
+import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { type ChallengeRecord, crossExamine, planChallenges } from "./cross-examine.js";
@@ -45,72 +45,20 @@ export async function runCrossExaminationPhase(
   options: CrossExaminationPhaseOptions,
 ): Promise<{ records: ChallengeRecord[]; status: RoundStatus }> {
   const settings = options.plan.crossExamination;
-  let status = options.status;
   if (settings === undefined || !settings.enabled || options.signal.aborted) {
-    return { records: [], status };
+    return { records: [], status: options.status };
   }
-  const { plan } = options;
-  const completed = plan.models
-    .map((model) => model.id)
-    .filter((id) =>
-      options.reports.some((report) => report.model === id && report.outcome === "done"),
-    );
-  const first = buildConsensus({
-    reports: options.reports,
-    modelOrder: plan.models.map((model) => model.id),
-    lensOrder: plan.lenses,
-    providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
-  });
-  const planned = planChallenges(first.clusters, completed, settings);
-  if (planned.length === 0) return { records: [], status };
+  const planned = plannedChallenges(options, settings);
+  if (planned.length === 0) return { records: [], status: options.status };
 
   const clock = options.clock ?? systemClock;
   const redact = createRedactor(
     options.secrets ?? collectSecrets({ env: options.env, providers: options.providers }),
   );
-  const phases = new Map<string, CrossExaminationStatus>();
-  for (const entry of planned) {
-    const phase = phases.get(entry.challenger) ?? {
-      asked: 0,
-      confirmed: 0,
-      refuted: 0,
-      unsure: 0,
-      failed: 0,
-    };
-    phase.asked++;
-    phases.set(entry.challenger, phase);
-  }
-  const spent: ChallengeRecord[] = [];
-  const publish = () => {
-    status = withReviewerUsage(
-      status,
-      roundUsage({ reports: options.reports, challenges: spent, pricing: plan.pricing }),
-    );
-    status = {
-      ...status,
-      reviewers: status.reviewers.map((reviewer) => {
-        const phase = phases.get(reviewer.model);
-        return phase === undefined ? reviewer : { ...reviewer, crossExamination: { ...phase } };
-      }),
-      updatedAt: new Date(clock.now()),
-    };
-    options.onStatus?.(status);
-  };
-  const count = (record: ChallengeRecord) => {
-    const phase = phases.get(record.model);
-    if (phase === undefined) return;
-    if (record.outcome !== "answered") phase.failed++;
-    else if (record.verdict === "confirm") phase.confirmed++;
-    else if (record.verdict === "refute") phase.refuted++;
-    else phase.unsure++;
-  };
   const finished = options.finishedChallenges ?? [];
-  for (const record of finished) {
-    count(record);
-    spent.push(record);
-  }
-  status = { ...status, finished: false };
-  publish();
+  const board = new CrossExaminationBoard(options, planned, clock);
+  for (const record of finished) board.ended(record);
+  board.publish();
 
   const records = await crossExamine({
     planned,
@@ -124,15 +72,88 @@ export async function runCrossExaminationPhase(
     // The reason is model text: no secret it read may reach the board, the store or a comment.
     cleanReason: redact,
     onChallenge: async (record) => {
-      count(record);
-      spent.push(record);
-      publish();
+      board.ended(record);
+      board.publish();
       await options.onChallenge?.(record);
     },
   });
-  status = { ...status, finished: true, updatedAt: new Date(clock.now()) };
-  options.onStatus?.(status);
-  return { records, status };
+  return { records, status: board.finish() };
+}
+
+/** Lone findings put to the models that completed the round, as the consensus clusters them. */
+function plannedChallenges(
+  options: CrossExaminationPhaseOptions,
+  settings: NonNullable<CrossExaminationPhaseOptions["plan"]["crossExamination"]>,
+): ReturnType<typeof planChallenges> {
+  const { plan, reports } = options;
+  const completed = plan.models
+    .map((model) => model.id)
+    .filter((id) => reports.some((report) => report.model === id && report.outcome === "done"));
+  const first = buildConsensus({
+    reports,
+    modelOrder: plan.models.map((model) => model.id),
+    lensOrder: plan.lenses,
+    providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
+  });
+  return planChallenges(first.clusters, completed, settings);
+}
+
+/** The board through cross-examination: each challenger's tally and the spend of every answer. */
+class CrossExaminationBoard {
+  private status: RoundStatus;
+  private readonly phases = new Map<string, CrossExaminationStatus>();
+  private readonly spent: ChallengeRecord[] = [];
+
+  constructor(
+    private readonly options: CrossExaminationPhaseOptions,
+    planned: ReturnType<typeof planChallenges>,
+    private readonly clock: Pick<Clock, "now">,
+  ) {
+    this.status = { ...options.status, finished: false };
+    for (const entry of planned) {
+      const phase = this.phases.get(entry.challenger) ?? {
+        asked: 0,
+        confirmed: 0,
+        refuted: 0,
+        unsure: 0,
+        failed: 0,
+      };
+      phase.asked++;
+      this.phases.set(entry.challenger, phase);
+    }
+  }
+
+  /** A challenge that ended (now, or before a restart): counted and its spend added. */
+  ended(record: ChallengeRecord): void {
+    this.spent.push(record);
+    const phase = this.phases.get(record.model);
+    if (phase === undefined) return;
+    if (record.outcome !== "answered") phase.failed++;
+    else if (record.verdict === "confirm") phase.confirmed++;
+    else if (record.verdict === "refute") phase.refuted++;
+    else phase.unsure++;
+  }
+
+  publish(): void {
+    const { reports, plan } = this.options;
+    const usage = roundUsage({ reports, challenges: this.spent, pricing: plan.pricing });
+    const status = withReviewerUsage(this.status, usage);
+    this.status = {
+      ...status,
+      reviewers: status.reviewers.map((reviewer) => {
+        const phase = this.phases.get(reviewer.model);
+        return phase === undefined ? reviewer : { ...reviewer, crossExamination: { ...phase } };
+      }),
+      updatedAt: new Date(this.clock.now()),
+    };
+    this.options.onStatus?.(this.status);
+  }
+
+  finish(): RoundStatus {
+    this.status = { ...this.status, finished: true, updatedAt: new Date(this.clock.now()) };
+    this.options.onStatus?.(this.status);
+    return this.status;
+  }
 }
 
 /** The answered challenges, as consensus counts them. */
