@@ -3,7 +3,8 @@
  * OpenAI and Ollama servers: `POST /v1/messages` (non-streaming) and `GET /v1/models`. It checks
  * what the real API refuses with a 400 `invalid_request_error` (no `anthropic-version`, no
  * `max_tokens`, turns that do not alternate or open with the assistant, a `tool_result` that
- * answers no `tool_use` of the turn before, empty text, a thinking budget not under
+ * answers no `tool_use` of the turn before, `tool_use`/`tool_result` blocks in a request that
+ * defines no `tools` (a forced final turn must fold them into text), empty text, a thinking budget not under
  * `max_tokens`, a temperature beside thinking, a continued tool-use turn without its thinking
  * block) and answers errors in the API's shape (`{type: "error", error: {type, message}}`,
  * 529 `overloaded_error`). The key is accepted as `x-api-key` or `Authorization: Bearer`.
@@ -93,6 +94,7 @@ function invalidMessagesBody(body: Record<string, unknown>): string | undefined 
       return "system: text content blocks must be non-empty";
     }
   }
+  const definesTools = Array.isArray(body.tools) && body.tools.length > 0;
   let previousToolUses = new Set<string>();
   for (const [index, turn] of (turns as Turn[]).entries()) {
     if (turn.role !== "user" && turn.role !== "assistant") {
@@ -106,6 +108,9 @@ function invalidMessagesBody(body: Record<string, unknown>): string | undefined 
     const blocks = blocksOf(turn.content);
     if (blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
     for (const block of blocks) {
+      if (!definesTools && (block.type === "tool_use" || block.type === "tool_result")) {
+        return "Requests which include `tool_use` or `tool_result` blocks must define tools.";
+      }
       if (block.type === "text" && (typeof block.text !== "string" || block.text.trim() === "")) {
         return `messages.${index}: text content blocks must contain non-whitespace text`;
       }
