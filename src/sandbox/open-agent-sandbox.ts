@@ -17,6 +17,7 @@ import { buildBwrapArgv, SANDBOX_HOME } from "./build-bwrap-argv.js";
 import { copyScrubbedWorkspace } from "./copy-scrubbed-workspace.js";
 import { DEFAULT_REMOVED_PATHS } from "./default-removed-paths.js";
 import { hostSystemMounts } from "./host-system-mounts.js";
+import { killProcessesWithin } from "./kill-processes-within.js";
 
 export interface AgentSandboxOptions {
   /** The pull request's snapshot (the agent's working directory before this module). */
@@ -42,7 +43,7 @@ export interface AgentSandbox {
   gid?: number;
   /** Relative paths the copy left out. */
   removed: readonly string[];
-  /** Deletes the workspace copy and HOME. Safe to call more than once. */
+  /** Kills what still works in the run's directory, deletes the copy and HOME. Safe to call more than once. */
   dispose(): Promise<void>;
 }
 
@@ -55,8 +56,15 @@ export interface AgentSandbox {
  */
 export async function openAgentSandbox(options: AgentSandboxOptions): Promise<AgentSandbox> {
   const { isolation } = options;
-  const runDirectory = await mkdtemp(join(options.temporaryRoot ?? tmpdir(), "gadfly-agent-"));
-  const dispose = () => rm(runDirectory, { recursive: true, force: true });
+  // Real: /proc shows the working directories it is compared with resolved.
+  const runDirectory = await realpath(
+    await mkdtemp(join(options.temporaryRoot ?? tmpdir(), "gadfly-agent-")),
+  );
+  const dispose = async () => {
+    // A tool the agent left behind outside its process group (setsid) must not outlive it.
+    await killProcessesWithin(runDirectory);
+    await rm(runDirectory, { recursive: true, force: true });
+  };
   try {
     const owner =
       isolation.level === "user" ? { uid: isolation.uid, gid: isolation.gid } : undefined;

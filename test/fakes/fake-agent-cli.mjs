@@ -13,6 +13,7 @@
  *   --mode sleep-ignore-term sleeps, ignoring SIGTERM
  *   --mode sleep-with-child  starts a grandchild, then both sleep
  *   --mode leave-child       starts a grandchild that holds stdout open, answers, exits 0
+ *   --mode leave-setsid-child  the same, the grandchild in a session (and group) of its own
  *   --mode home              prints "HOME-REPORT " and HOME, XDG_*, TMPDIR, what HOME holds, as JSON
  *   --mode config-paths      prints the project configuration paths it loads, as JSON
  *   --model NAME             echoed by plain mode (checks `{model}` substitution)
@@ -63,8 +64,13 @@ function sleepForever() {
   setInterval(() => {}, 60_000);
 }
 
-function startGrandchild(stdio) {
-  return spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)"], { stdio });
+function startGrandchild(stdio, detached = false) {
+  // The marker goes on too, so a test finds the grandchild once it is no longer our child.
+  const marker = options.has("marker") ? [options.get("marker")] : [];
+  return spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)", ...marker], {
+    stdio,
+    detached,
+  });
 }
 
 function line(value) {
@@ -344,6 +350,14 @@ switch (mode) {
     grandchild.unref();
     writePids(process.pid, grandchild.pid);
     process.stdout.write("answer while a tool keeps running\n");
+    break;
+  }
+  case "leave-setsid-child": {
+    // detached: the grandchild calls setsid(), out of the process group Gadfly kills.
+    const grandchild = startGrandchild(["ignore", "inherit", "inherit"], true);
+    grandchild.unref();
+    writePids(process.pid, grandchild.pid);
+    process.stdout.write("answer while a setsid tool keeps running\n");
     break;
   }
   default:

@@ -163,6 +163,27 @@ describe.each(["none", "user", "bwrap"] as const)(
       expect(await readdir(runs)).toEqual([]);
     });
 
+    it("ends when the agent exits, though a setsid child it left holds its pipes: the child is killed, the directory deleted", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const marker = `gadfly-setsid-marker-${level}-${Date.now()}`;
+      const started = Date.now();
+      const result = await agent(isolation, "leave-setsid-child", ["--marker", marker]).run({
+        prompt: "p",
+        cwd: snapshot,
+      });
+      // The child would sleep forever and never close the pipes: the run settled on exit.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(result.text).toBe("answer while a setsid tool keeps running");
+      expect(await readdir(runs)).toEqual([]);
+      // SIGKILLed before the run settled; dying (and being reaped by init) takes a moment.
+      await eventually(() => processesMarked(marker).length === 0, 1_000);
+      // The same agent again: nothing of the first run is in the way.
+      await expect(
+        agent(isolation, "plain").run({ prompt: "again", cwd: snapshot }),
+      ).resolves.toMatchObject({ text: expect.stringContaining("prompt=again") });
+    });
+
     it("does not let a CLI searching upwards for .env find one planted above its run", async () => {
       const isolation = isolationOrSkip();
       if (isolation === null) return;
