@@ -14,6 +14,8 @@
  *   --mode sleep-with-child  starts a grandchild, then both sleep
  *   --mode leave-child       starts a grandchild that holds stdout open, answers, exits 0
  *   --mode leave-setsid-child  the same, the grandchild in a session (and group) of its own
+ *   --mode codex-shell       like Codex --json: runs `sh -c "cat <--read>"` as its shell tool,
+ *                            prints the command_execution item and an answer quoting the output
  *   --mode home              prints "HOME-REPORT " and HOME, XDG_*, TMPDIR, what HOME holds, as JSON
  *   --mode config-paths      prints the project configuration paths it loads, as JSON
  *   --model NAME             echoed by plain mode (checks `{model}` substitution)
@@ -350,6 +352,30 @@ switch (mode) {
     grandchild.unref();
     writePids(process.pid, grandchild.pid);
     process.stdout.write("answer while a tool keeps running\n");
+    break;
+  }
+  case "codex-shell": {
+    const command = `cat ${options.get("read") ?? "README.md"}`;
+    const run = spawnSync("/bin/sh", ["-c", command], { encoding: "utf8" });
+    const output = `${run.stdout ?? ""}${run.stderr ?? ""}${run.error ? String(run.error) : ""}`;
+    const exitCode = run.status ?? 1;
+    line({ type: "thread.started", thread_id: "t" });
+    line({
+      type: "item.completed",
+      item: {
+        id: "item_0",
+        type: "command_execution",
+        command,
+        aggregated_output: output,
+        exit_code: exitCode,
+        status: exitCode === 0 ? "completed" : "failed",
+      },
+    });
+    line({
+      type: "item.completed",
+      item: { id: "item_1", type: "agent_message", text: `VERDICT: Clean\nread: ${output.trim()}` },
+    });
+    line({ type: "turn.completed", usage: { input_tokens: 10, output_tokens: 5 } });
     break;
   }
   case "leave-setsid-child": {

@@ -184,6 +184,22 @@ describe.each(["none", "user", "bwrap"] as const)(
       ).resolves.toMatchObject({ text: expect.stringContaining("prompt=again") });
     });
 
+    it("a Codex-style agent's shell tool reads a workspace file, and a failing one is counted as failed", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const read = await agent(isolation, "codex-shell", ["--read", "README.md"]).run({
+        prompt: "p",
+        cwd: snapshot,
+      });
+      expect(read.text).toBe("VERDICT: Clean\nread: hello");
+      expect(read.toolCalls).toEqual({ attempted: 1, failed: 0 });
+      const blind = await agent(isolation, "codex-shell", ["--read", "no-such-file"]).run({
+        prompt: "p",
+        cwd: snapshot,
+      });
+      expect(blind.toolCalls).toEqual({ attempted: 1, failed: 1 });
+    });
+
     it("does not let a CLI searching upwards for .env find one planted above its run", async () => {
       const isolation = isolationOrSkip();
       if (isolation === null) return;
