@@ -12,8 +12,9 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { agentGitEnvironment } from "./agent-git-environment.js";
 import type { AgentIsolation } from "./agent-isolation.js";
-import { buildBwrapArgv, SANDBOX_HOME } from "./build-bwrap-argv.js";
+import { buildBwrapArgv, SANDBOX_HOME, SANDBOX_WORKSPACE } from "./build-bwrap-argv.js";
 import { copyScrubbedWorkspace } from "./copy-scrubbed-workspace.js";
 import { DEFAULT_REMOVED_PATHS } from "./default-removed-paths.js";
 import { hostSystemMounts } from "./host-system-mounts.js";
@@ -96,7 +97,10 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
       }
     }
     const inside = isolation.level === "bwrap";
-    const env = withHome(options.env, inside ? SANDBOX_HOME : home);
+    const env = {
+      ...withHome(options.env, inside ? SANDBOX_HOME : home),
+      ...agentGitEnvironment(inside ? dirname(SANDBOX_WORKSPACE) : runDirectory),
+    };
     if (inside) {
       const program = await locateProgram(options.command[0] ?? "", options.env.PATH);
       // Not found, a path outside the copy: inside, `./agent` would be /workspace/agent.

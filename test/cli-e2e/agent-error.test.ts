@@ -74,6 +74,59 @@ const run = (config: string, format: string) =>
     { cwd: repository.root, env: { ...sandbox.env, FAKE_AGENT_SECRET: AGENT_SECRET } },
   );
 
+describe("the agent's workspace in a working-tree review", () => {
+  it("holds neither .git nor a gitignored .npmrc with a token: the agent cannot quote them", async () => {
+    const token = "npm_WORKTREETOKEN0123456789abcdef";
+    await repository.write(".gitignore", ".npmrc\n");
+    repository.commit("ignore .npmrc");
+    await repository.write(".npmrc", `//registry.npmjs.org/:_authToken=${token}\n`);
+    await repository.write("src/add.ts", "export const add = (a, b) => a + b + 1;\n");
+    await repository.write("src/new.ts", "export const created = 1;\n");
+    const config = join(sandbox.root, "gadfly-listing.config.yml");
+    // The agent lists its workspace, tries the secrets, then answers clean.
+    const script = [
+      "find . | sort | tr '\\n' ' '",
+      "echo",
+      "cat .npmrc .git/config 2>&1 | tr '\\n' ' '",
+      "echo",
+      "echo 'VERDICT: No material issues found'",
+      "printf '```gadfly-findings\\n[]\\n```\\n'",
+    ].join("; ");
+    await writeFile(
+      config,
+      `providers:
+  - name: lister
+    type: command
+    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(FAKE_CLI)}, "--mode", "shell", "--run", ${JSON.stringify(script)}]
+    env: []
+models:
+  - { id: "lister/opus", provider: lister, model: opus }
+review:
+  lenses: [security]
+  verify: false
+  timeoutSeconds: 30
+`,
+    );
+    const result = await runGadfly(
+      ["review", "--config", config, "--format", "json", "--no-progress"],
+      {
+        cwd: repository.root,
+        env: sandbox.env,
+      },
+    );
+    expect(result.code).toBe(0);
+    const report = JsonReport.parse(JSON.parse(result.stdout));
+    const answer = report.models[0]?.lenses[0]?.text ?? "";
+    expect(answer).toContain("./src/add.ts");
+    expect(answer).toContain("./src/new.ts");
+    expect(answer).toContain("./.gitignore");
+    expect(answer).not.toContain("./.npmrc");
+    expect(answer).not.toMatch(/\.\/\.git( |\/)/);
+    expect(answer).toContain("No such file");
+    expect(`${result.stdout}${result.stderr}`).not.toContain(token);
+  });
+});
+
 describe("gadfly review with a failing agent CLI", () => {
   it("prints the agent's own error on stderr, its key redacted, when no model completed", async () => {
     const result = await run(await writeConfig(false), "text");

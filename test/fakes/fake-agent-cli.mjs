@@ -14,6 +14,7 @@
  *   --mode sleep-with-child  starts a grandchild, then both sleep
  *   --mode leave-child       starts a grandchild that holds stdout open, answers, exits 0
  *   --mode leave-setsid-child  the same, the grandchild in a session (and group) of its own
+ *   --mode shell             runs `sh -c <--run>` in its working directory, prints what it printed
  *   --mode codex-shell       like Codex --json: runs `sh -c "cat <--read>"` as its shell tool,
  *                            prints the command_execution item and an answer quoting the output
  *   --mode home              prints "HOME-REPORT " and HOME, XDG_*, TMPDIR, what HOME holds, as JSON
@@ -352,6 +353,11 @@ switch (mode) {
     grandchild.unref();
     writePids(process.pid, grandchild.pid);
     process.stdout.write("answer while a tool keeps running\n");
+    break;
+  }
+  case "shell": {
+    const run = spawnSync("/bin/sh", ["-c", options.get("run") ?? "true"], { encoding: "utf8" });
+    process.stdout.write(`${run.stdout ?? ""}${run.stderr ?? ""}`);
     break;
   }
   case "codex-shell": {

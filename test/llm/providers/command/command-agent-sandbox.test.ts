@@ -200,6 +200,37 @@ describe.each(["none", "user", "bwrap"] as const)(
       expect(blind.toolCalls).toEqual({ attempted: 1, failed: 1 });
     });
 
+    it("any git the agent runs takes no bare-repository layout of the pull request for a repository: its fsmonitor never runs", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      // The pull request's files at the root of the copy: a bare repository's layout.
+      await writeFile(join(snapshot, "HEAD"), "ref: refs/heads/main\n");
+      await writeFile(
+        join(snapshot, "config"),
+        '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch fsmonitor-ran; false"\n',
+      );
+      await mkdir(join(snapshot, "objects"));
+      await mkdir(join(snapshot, "refs/heads"), { recursive: true });
+      await writeFile(join(snapshot, "objects/.keep"), "");
+      await writeFile(join(snapshot, "refs/heads/.keep"), "");
+      // The control: git run there as it would be without Gadfly runs the planted command.
+      const control = await mkdtemp(join(scratch, "control-"));
+      spawnSync("cp", ["-a", `${snapshot}/.`, control]);
+      spawnSync("git", ["status"], {
+        cwd: control,
+        env: { PATH: process.env.PATH, HOME: control },
+      });
+      expect(readdirSync(control)).toContain("fsmonitor-ran");
+      const result = await agent(isolation, "shell", [
+        "--run",
+        "git status 2>&1 | head -1; git config --get core.hooksPath; test -e fsmonitor-ran && echo PLANTED-RAN || echo NOT-RUN",
+      ]).run({ prompt: "p", cwd: snapshot });
+      expect(result.text).toContain("safe.bareRepository is 'explicit'");
+      expect(result.text).toContain("/dev/null");
+      expect(result.text).toContain("NOT-RUN");
+      expect(result.text).not.toContain("PLANTED-RAN");
+    });
+
     it("does not let a CLI searching upwards for .env find one planted above its run", async () => {
       const isolation = isolationOrSkip();
       if (isolation === null) return;
