@@ -19,6 +19,7 @@ import { copyScrubbedWorkspace } from "./copy-scrubbed-workspace.js";
 import { DEFAULT_REMOVED_PATHS } from "./default-removed-paths.js";
 import { hostSystemMounts } from "./host-system-mounts.js";
 import { killProcessesWithin } from "./kill-processes-within.js";
+import { npmPackagePaths } from "./npm-package-paths.js";
 
 export interface AgentSandboxOptions {
   /** The pull request's snapshot (the agent's working directory before this module). */
@@ -189,8 +190,9 @@ async function findProgram(name: string, path: string | undefined): Promise<stri
 }
 
 /**
- * What the sandbox must show read-only for the CLI to start: the directory of its
- * program (an npm-installed CLI keeps its modules beside its script), the node that runs
+ * What the sandbox must show read-only for the CLI to start: the directory of its program,
+ * or for an npm-installed CLI its package and the sibling platform packages its wrapper
+ * starts a binary from (npmPackagePaths), the node that runs
  * us (scripts start with `#!/usr/bin/env node`), and each absolute file the command
  * names (`node /opt/agent/cli.mjs`). Only what the operator's config points at.
  */
@@ -200,7 +202,8 @@ async function installationPaths(
 ): Promise<string[]> {
   const paths: string[] = [];
   if (program !== null) {
-    paths.push(dirname(program));
+    const npmPackage = await npmPackagePaths(program);
+    paths.push(...(npmPackage.length > 0 ? npmPackage : [dirname(program)]));
   }
   paths.push(dirname(await realpath(process.execPath)));
   for (const argument of args) {

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,6 +86,52 @@ function processesMarked(marker: string): { pid: number; cmdline: string }[] {
   }
   const children = [...parents].filter(([, parent]) => marked.includes(parent)).map(([pid]) => pid);
   return [...marked, ...children].map((pid) => ({ pid, cmdline: cmdlines.get(pid) ?? "" }));
+}
+
+/**
+ * An npm global install as `npm install -g @fake/agent` lays it out: a bin link to the
+ * wrapper script, and the wrapper starting its binary from the hoisted platform package
+ * (as @openai/codex starts @openai/codex-linux-x64's). Readable by any user.
+ */
+async function npmStyleInstall(): Promise<string> {
+  const prefix = await mkdtemp(join(scratch, "npm-prefix-"));
+  await chmod(prefix, 0o755);
+  const modules = join(prefix, "lib/node_modules/@fake");
+  await mkdir(join(modules, "agent/bin"), { recursive: true });
+  await mkdir(join(modules, "agent-linux-x64/bin"), { recursive: true });
+  await mkdir(join(prefix, "bin"));
+  await writeFile(join(modules, "agent/package.json"), '{"name":"@fake/agent"}\n');
+  await writeFile(
+    join(modules, "agent/bin/agent.js"),
+    [
+      "#!/usr/bin/env node",
+      'const { createRequire } = require("node:module");',
+      'const { spawnSync } = require("node:child_process");',
+      'const path = require("node:path");',
+      "let native;",
+      "try {",
+      '  native = path.join(path.dirname(require.resolve("@fake/agent-linux-x64/package.json")), "bin/native");',
+      "} catch {",
+      '  console.error("Missing optional dependency @fake/agent-linux-x64");',
+      "  process.exit(1);",
+      "}",
+      'const run = spawnSync(native, process.argv.slice(2), { stdio: "inherit" });',
+      "process.exit(run.status ?? 1);",
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  await writeFile(
+    join(modules, "agent-linux-x64/package.json"),
+    '{"name":"@fake/agent-linux-x64"}\n',
+  );
+  await writeFile(
+    join(modules, "agent-linux-x64/bin/native"),
+    '#!/bin/sh\nprintf "VERDICT: Clean\\nnative read: %s\\n" "$(cat README.md)"\n',
+    { mode: 0o755 },
+  );
+  await symlink("../lib/node_modules/@fake/agent/bin/agent.js", join(prefix, "bin/fake-npm-agent"));
+  return prefix;
 }
 
 /** Alive and not a zombie. */
@@ -229,6 +275,23 @@ describe.each(["none", "user", "bwrap"] as const)(
       expect(result.text).toContain("/dev/null");
       expect(result.text).toContain("NOT-RUN");
       expect(result.text).not.toContain("PLANTED-RAN");
+    });
+
+    it("starts an npm-installed CLI whose wrapper runs a binary from a sibling platform package, which reads the workspace", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const prefix = await npmStyleInstall();
+      const model = createCommandAgentModel({
+        provider: { name: "npm-agent", command: ["fake-npm-agent", "--model", "{model}"], env: [] },
+        modelId: "npm-agent/m",
+        model: "m",
+        env: { PATH: `${prefix}/bin:${process.env.PATH}`, HOME: homedir(), LANG: "C.UTF-8" },
+        isolation,
+        temporaryRoot: runs,
+        killGraceMs: 200,
+      });
+      const result = await model.run({ prompt: "p", cwd: snapshot });
+      expect(result.text).toBe("VERDICT: Clean\nnative read: hello");
     });
 
     it("does not let a CLI searching upwards for .env find one planted above its run", async () => {
