@@ -109,7 +109,7 @@ export const STARTER_PROVIDERS: readonly StarterProvider[] = [
       "    type: command",
       "  # --sandbox danger-full-access: Codex's own sandbox cannot start inside Gadfly's bubblewrap",
       "  # (its shell would fail), and Gadfly's is the boundary; --skip-git-repo-check: no .git.",
-      "  # Codex reads CODEX_API_KEY; a gateway: add \"-c\", \"openai_base_url=https://…/v1\".",
+      '  # Codex reads CODEX_API_KEY; a gateway: add "-c", "openai_base_url=https://…/v1".',
       '    command: ["codex", "exec", "--json", "--model", "{model}", "--sandbox",',
       '              "danger-full-access", "--skip-git-repo-check", "--ephemeral", "-"]',
       "    env: [CODEX_API_KEY]",

@@ -139,7 +139,11 @@ describe("examples/configs", () => {
     },
   );
 
-  it.each(Object.keys(EXPECTED).filter((file) => !["claude-code.yml", "codex.yml", "gemini-cli.yml"].includes(file)))(
+  it.each(
+    Object.keys(EXPECTED).filter(
+      (file) => !["claude-code.yml", "codex.yml", "gemini-cli.yml"].includes(file),
+    ),
+  )(
     "%s builds every model with its key variable set, and names the variable when it is not",
     async (file) => {
       const config = await load(file);
