@@ -227,7 +227,63 @@ const anthropicProtocol: FakeProtocol = {
   renderError(status, message) {
     return { type: "error", error: { type: anthropicErrorType(status), message } };
   },
+
+  renderStream(rendered, request) {
+    return request.body.stream === true ? messageEvents(rendered as RenderedMessage) : undefined;
+  },
 };
+
+interface RenderedMessage {
+  content: Block[];
+  stop_reason: unknown;
+  usage: { output_tokens: number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** The answer as the Messages API streams it: message_start, each block's start/delta/stop, message_delta, message_stop. */
+function messageEvents(message: RenderedMessage): string {
+  const events: [string, unknown][] = [
+    [
+      "message_start",
+      { type: "message_start", message: { ...message, content: [], stop_reason: null } },
+    ],
+  ];
+  for (const [index, block] of message.content.entries()) {
+    const start: Record<string, unknown> =
+      block.type === "text"
+        ? { type: "text", text: "" }
+        : block.type === "thinking"
+          ? { type: "thinking", thinking: "", signature: "" }
+          : { type: "tool_use", id: block.id, name: block.name, input: {} };
+    events.push([
+      "content_block_start",
+      { type: "content_block_start", index, content_block: start },
+    ]);
+    const deltas: unknown[] =
+      block.type === "text"
+        ? [{ type: "text_delta", text: block.text }]
+        : block.type === "thinking"
+          ? [
+              { type: "thinking_delta", thinking: block.thinking },
+              { type: "signature_delta", signature: block.signature },
+            ]
+          : [{ type: "input_json_delta", partial_json: JSON.stringify(block.input ?? {}) }];
+    for (const delta of deltas) {
+      events.push(["content_block_delta", { type: "content_block_delta", index, delta }]);
+    }
+    events.push(["content_block_stop", { type: "content_block_stop", index }]);
+  }
+  events.push([
+    "message_delta",
+    {
+      type: "message_delta",
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: message.usage.output_tokens },
+    },
+  ]);
+  events.push(["message_stop", { type: "message_stop" }]);
+  return events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+}
 
 function parseOrKeep(text: string): unknown {
   try {
