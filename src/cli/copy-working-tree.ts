@@ -2,6 +2,8 @@ import { copyFile, lstat, mkdir, mkdtemp, readlink, rm, symlink } from "node:fs/
 import { dirname, join } from "node:path";
 import type { BoundGit } from "./run-git.js";
 
+const COPIES_IN_FLIGHT = 32;
+
 export interface CopiedWorkingTree {
   /** The tracked files and the change's untracked ones, as the working tree has them. */
   dir: string;
@@ -30,11 +32,16 @@ export async function copyWorkingTree(
     await mkdir(dir);
     const tracked = (await git(["ls-files", "--cached", "-z"])).split("\0");
     const made = new Set<string>();
-    for (const path of new Set([...tracked, ...untracked])) {
-      if (path === "" || path.split("/").some((part) => part === ".git" || part === "..")) {
-        continue;
-      }
-      await copyEntry(join(root, path), join(dir, path), made);
+    const paths = [...new Set([...tracked, ...untracked])].filter(
+      (path) => path !== "" && !path.split("/").some((part) => part === ".git" || part === ".."),
+    );
+    // A few copies in flight: one at a time, a large checkout spends its time waiting on I/O.
+    for (let start = 0; start < paths.length; start += COPIES_IN_FLIGHT) {
+      await Promise.all(
+        paths
+          .slice(start, start + COPIES_IN_FLIGHT)
+          .map((path) => copyEntry(join(root, path), join(dir, path), made)),
+      );
     }
     return { dir, cleanup };
   } catch (error) {
