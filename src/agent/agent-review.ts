@@ -27,6 +27,10 @@ export async function agentReview(
     session.deadline,
     `timed out after ${session.timeoutSeconds} s`,
   );
+  if (first.toolCalls !== undefined) {
+    session.reviewTools.attempted += first.toolCalls.attempted;
+    session.reviewTools.failed += first.toolCalls.failed;
+  }
   const checked = checkLensAnswer(first.text, { lens: session.prompt.lens.id });
   if (checked.usable) {
     return {

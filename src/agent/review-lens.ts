@@ -1,6 +1,6 @@
 import type { ReviewConfig } from "../config/index.js";
 import { deriveVerdict, type LensFinding } from "../findings/index.js";
-import { addUsage, type LanguageModel, type Usage } from "../llm/index.js";
+import { addUsage, type LanguageModel, type ToolCallTally, type Usage } from "../llm/index.js";
 import { type Clock, startDeadline, systemClock } from "../time/index.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
@@ -92,6 +92,7 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
       remainingBytes: options.maxToolOutputBytes ?? DEFAULT_MAX_TOOL_OUTPUT_BYTES,
     },
     verifyMaxTurns: options.verifyMaxTurns ?? DEFAULT_VERIFY_MAX_TURNS,
+    reviewTools: { attempted: 0, failed: 0 },
     onTurn: () => {
       turns++;
       emit({ type: "running", turn: turns });
@@ -124,6 +125,7 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     const { model } = options;
     const review =
       model.kind === "chat" ? await chatReview(model, session) : await agentReview(model, session);
+    refuseBlindReview(session.reviewTools, review.text);
     let text = withRejectedNote(review.text, review.rejected);
     let findings: LensFinding[] = review.findings;
     let dropped: LensFinding[] = [];
@@ -168,6 +170,20 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
   } finally {
     deadline.dispose();
   }
+}
+
+/**
+ * An agent CLI that called tools and got only errors back (a sandbox that breaks its shell, a
+ * workspace it cannot read) reviewed the diff alone while believing it had looked: its lens is
+ * not "done", whatever it answered. A chat model's tools are Gadfly's own: an error there is the
+ * model asking wrong (a bad path, malformed arguments), answered and not counted here.
+ */
+function refuseBlindReview(tools: ToolCallTally, text: string): void {
+  if (tools.attempted === 0 || tools.failed < tools.attempted) return;
+  throw new LensFailure(
+    `every tool call of the review failed (${tools.failed} of ${tools.attempted}): the reviewer could read no file of the repository`,
+    text,
+  );
 }
 
 /**

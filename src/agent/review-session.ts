@@ -1,4 +1,4 @@
-import type { Usage } from "../llm/index.js";
+import type { ToolCallTally, Usage } from "../llm/index.js";
 import type { Clock, Deadline } from "../time/index.js";
 import type { BuildOptions } from "./build-review-prompt.js";
 import type { RepoTools } from "./repo-tools.js";
@@ -25,6 +25,8 @@ export interface ReviewSession {
   /** Tool output the whole review may still take (review and verification together). */
   toolOutputBudget: { remainingBytes: number };
   verifyMaxTurns: number;
+  /** The tool calls an agent CLI's transcript shows for the review phase. */
+  reviewTools: ToolCallTally;
   onTurn(): void;
   onTool(name: string, summary: string): void;
   onUsage(usage: Usage): void;

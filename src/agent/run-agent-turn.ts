@@ -1,4 +1,4 @@
-import type { AgentModel, Message } from "../llm/index.js";
+import type { AgentModel, Message, ToolCallTally } from "../llm/index.js";
 import { abortError, raceAbort } from "../llm/index.js";
 import type { Deadline } from "../time/index.js";
 import { finalOutput } from "./finalize.js";
@@ -10,6 +10,8 @@ export interface AgentTurn {
   text: string;
   /** What the agent's last turn said, before finalize. */
   terminal: string;
+  /** The tool calls its transcript shows, when it shows any. */
+  toolCalls?: ToolCallTally | undefined;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function runAgentTurn(
     return {
       text: finalOutput(result.text, earlierTurns(result.transcript, result.text)),
       terminal: result.text,
+      toolCalls: result.toolCalls,
     };
   } catch (error) {
     if (session.signal.aborted) throw abortError(session.signal);

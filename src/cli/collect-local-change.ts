@@ -6,6 +6,7 @@ import type { DiffFile } from "../diff/index.js";
 import { parseUnifiedDiff } from "../diff/index.js";
 import { unlistedSkipsNote } from "../github/index.js";
 import type { NotReviewed } from "../run/index.js";
+import { copyWorkingTree } from "./copy-working-tree.js";
 import { describeChange } from "./describe-change.js";
 import { exportCommitTree } from "./export-commit-tree.js";
 import { LocalChangeError } from "./local-change-error.js";
@@ -24,7 +25,7 @@ export interface CollectLocalChangeOptions {
   git?: GitRunner;
   /** The environment git runs with. Default: this process's. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Where a `head` commit's tree is exported. Default: the OS temporary directory. */
+  /** Where a `head` commit's tree (or the working tree's files) is copied. Default: the OS temporary directory. */
   temporaryRoot?: string;
   /** Untracked files larger than this are not read; they are listed as too large. */
   maxUntrackedFileBytes?: number;
@@ -40,7 +41,7 @@ export interface LocalChange {
   baseSha: string;
   diffText: string;
   files: DiffFile[];
-  /** The head's files: the checkout itself for the working tree, else an exported copy. */
+  /** The head's files: a copy of the working tree's tracked and untracked files, else an exported commit. */
   workspaceDir: string;
   /** Files the diff or the export left out (pass as prepareChangeSet's `alsoNotReviewed`). */
   notReviewed: NotReviewed[];
@@ -163,6 +164,7 @@ async function collectWorkingTree(
       untrackedPaths.length > 0 || headCommit === null || (await differsFromHead(git, headCommit)),
   });
   const hash = createHash("sha256").update(`${base.sha}\0${diffText}`).digest("hex");
+  const copy = await copyWorkingTree(git, root, untrackedPaths, options.temporaryRoot ?? tmpdir());
   return {
     title,
     description,
@@ -170,9 +172,9 @@ async function collectWorkingTree(
     baseSha: base.sha,
     diffText,
     files: parseUnifiedDiff(diffText),
-    workspaceDir: root,
+    workspaceDir: copy.dir,
     notReviewed,
-    cleanup: async () => {},
+    cleanup: copy.cleanup,
   };
 }
 

@@ -22,7 +22,10 @@ export function formatJson(consensus: Consensus, meta: ReportMeta): string {
       id: model.model,
       provider: model.provider,
       verdict: model.verdict,
-      lenses: model.lenses.map(lensReport),
+      lenses: model.lenses.map((lens) => ({
+        ...lensReport(lens),
+        error: meta.lensErrors?.errorOf(model.model, lens) ?? null,
+      })),
     })),
     findings: consensus.clusters.map((cluster, index) =>
       finding(cluster, index + 1, consensus.modelCount),

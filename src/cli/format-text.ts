@@ -15,6 +15,7 @@ import {
   usageLine,
 } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
+import type { LensErrorLog } from "./lens-error-log.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
 export interface FormatTextOptions {
@@ -25,6 +26,8 @@ export interface FormatTextOptions {
   bodyLines?: number;
   /** False for a replayed run: no model time to show. Default true. */
   timed?: boolean;
+  /** The error behind each failed lens, shown under its reason. */
+  lensErrors?: LensErrorLog;
 }
 
 const ANSI = {
@@ -203,6 +206,10 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
       if (lens.outcome === "done") continue;
       const reason = lens.failure === null ? "" : `: ${safe(lens.failure)}`;
       lines.push(`    ${paint(`${safe(lens.lens)} ${lens.outcome}${reason}`, "yellow")}`);
+      const error = options.lensErrors?.errorOf(model.model, lens);
+      if (error != null && error !== lens.failure) {
+        lines.push(`      ${paint(`error: ${safe(error)}`, "dim")}`);
+      }
     }
     return lines;
   }

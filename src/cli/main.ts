@@ -30,6 +30,7 @@ import { formatJson } from "./format-json.js";
 import { formatSarif } from "./format-sarif.js";
 import { formatText } from "./format-text.js";
 import { helpText } from "./help-text.js";
+import { createLensErrorLog } from "./lens-error-log.js";
 import { loadDemo } from "./load-demo.js";
 import { LocalChangeError } from "./local-change-error.js";
 import { packageVersion } from "./package-version.js";
@@ -197,6 +198,8 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     // review ends, so no socket of an abandoned call keeps the process alive.
     // A connection may stay silent as long as a reviewer's timeout allows, not undici's 300 s.
     const httpFetch = createNodeFetch({ idleTimeoutMs: modelCallIdleTimeoutMs(config) });
+    // The App logs the error behind a failed lens; here it goes to stderr and the report.
+    const lensErrors = createLensErrorLog(collectSecrets({ env, providers: config.providers }));
     const controller = new AbortController();
     // Every reviewer in flight listens to this one signal.
     setMaxListeners(0, controller.signal);
@@ -234,12 +237,17 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
         fetch: httpFetch,
       }),
       onStatus: (status) => board?.update(status),
+      onLensError: (model, lens, error) => lensErrors.record(model, lens, error),
     }).finally(() => {
       process.off("SIGINT", interrupt);
       board?.close();
       void modelCalls.close();
       httpFetch.close();
     });
+    for (const entry of lensErrors.entries()) {
+      const line = `gadfly: ${terminalSafeText(`${entry.model} · ${entry.lens}: ${entry.error}`, { oneLine: true })}`;
+      io.stderr.write(`${wrapText(line, outputWidth(io.stderr), () => 2)}\n`);
+    }
     if (consensus.modelCount === 0) {
       // Silence would read as "no issues": say that nothing was reviewed, and why.
       const reasons = [...new Set(reports.map((report) => report.failure ?? report.outcome))];
@@ -258,6 +266,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       ),
       // A replay's durations would be the replay's own, not model time: a run that replays, or
       // records for a replay, reports none, so the replay prints the recorded run's report.
+      lensErrors,
       usage: {
         timed: replayDir === null && options.recordDir === null,
         priced: new Set(Object.keys(plan.pricing ?? {})),
@@ -297,6 +306,7 @@ function formatReport(
       const text = formatText(consensus, {
         color,
         notReviewed: meta.notReviewed,
+        ...(meta.lensErrors === undefined ? {} : { lensErrors: meta.lensErrors }),
         timed: meta.usage?.timed !== false,
       });
       // A terminal's width; a file or a pipe gets whole lines.

@@ -1,5 +1,6 @@
 import type { LensMetadata } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
+import type { LensErrorLog } from "./lens-error-log.js";
 import type { UsageReportOptions } from "./usage-report.js";
 
 /** What the machine-readable reports need besides the consensus itself. */
@@ -16,6 +17,8 @@ export interface ReportMeta {
   lenses?: Readonly<Record<string, LensMetadata>>;
   /** The repository's root directory: SARIF's %SRCROOT% when given. */
   sourceRoot?: string;
+  /** The error behind each failed lens (an agent CLI's stderr tail): the JSON `error`. */
+  lensErrors?: LensErrorLog;
   /** How the run's usage is reported (replayed or timed, which models are priced); default timed, none priced. */
   usage?: UsageReportOptions;
 }

@@ -43,6 +43,11 @@ export const JsonLensReport = z.strictObject({
   overLimit: z.number().int().nonnegative(),
   /** Why the lens failed, was cancelled or was skipped. */
   failure: z.string().nullable(),
+  /**
+   * The error behind a failed lens as the App logs it (an agent CLI's stderr tail, redacted,
+   * at most 1,000 characters); null otherwise. Optional: absent from reports written before it.
+   */
+  error: z.string().nullable().optional(),
   turns: z.number().int().nonnegative(),
   /** True when the final answer was recovered from an earlier turn. */
   recovered: z.boolean(),

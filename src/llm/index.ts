@@ -11,6 +11,7 @@ export type {
   ChatModel,
   ChatResult,
   LanguageModel,
+  ToolCallTally,
   ToolDefinition,
   Usage,
 } from "./language-model.js";

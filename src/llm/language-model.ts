@@ -58,6 +58,17 @@ export interface AgentRunResult {
   /** Earlier turns when the agent emitted a transcript; finalize reads them. */
   transcript: Message[];
   usage: Usage;
+  /**
+   * The tool calls the transcript shows run, and how many of them failed (an error result,
+   * a command that failed); absent when the output says nothing about tools.
+   */
+  toolCalls?: ToolCallTally;
+}
+
+/** Tool calls run and failed: a reviewer whose every call failed read nothing but the diff. */
+export interface ToolCallTally {
+  attempted: number;
+  failed: number;
 }
 
 /** An agent that runs its own tool loop (an agent CLI such as Claude Code). */

@@ -12,11 +12,14 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { agentGitEnvironment } from "./agent-git-environment.js";
 import type { AgentIsolation } from "./agent-isolation.js";
-import { buildBwrapArgv, SANDBOX_HOME } from "./build-bwrap-argv.js";
+import { buildBwrapArgv, SANDBOX_HOME, SANDBOX_WORKSPACE } from "./build-bwrap-argv.js";
 import { copyScrubbedWorkspace } from "./copy-scrubbed-workspace.js";
 import { DEFAULT_REMOVED_PATHS } from "./default-removed-paths.js";
 import { hostSystemMounts } from "./host-system-mounts.js";
+import { killProcessesWithin } from "./kill-processes-within.js";
+import { npmPackagePaths } from "./npm-package-paths.js";
 
 export interface AgentSandboxOptions {
   /** The pull request's snapshot (the agent's working directory before this module). */
@@ -42,7 +45,7 @@ export interface AgentSandbox {
   gid?: number;
   /** Relative paths the copy left out. */
   removed: readonly string[];
-  /** Deletes the workspace copy and HOME. Safe to call more than once. */
+  /** Kills what still works in the run's directory, deletes the copy and HOME. Safe to call more than once. */
   dispose(): Promise<void>;
 }
 
@@ -55,8 +58,15 @@ export interface AgentSandbox {
  */
 export async function openAgentSandbox(options: AgentSandboxOptions): Promise<AgentSandbox> {
   const { isolation } = options;
-  const runDirectory = await mkdtemp(join(options.temporaryRoot ?? tmpdir(), "gadfly-agent-"));
-  const dispose = () => rm(runDirectory, { recursive: true, force: true });
+  // Real: /proc shows the working directories it is compared with resolved.
+  const runDirectory = await realpath(
+    await mkdtemp(join(options.temporaryRoot ?? tmpdir(), "gadfly-agent-")),
+  );
+  const dispose = async () => {
+    // A tool the agent left behind outside its process group (setsid) must not outlive it.
+    await killProcessesWithin(runDirectory);
+    await rm(runDirectory, { recursive: true, force: true });
+  };
   try {
     const owner =
       isolation.level === "user" ? { uid: isolation.uid, gid: isolation.gid } : undefined;
@@ -88,7 +98,10 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
       }
     }
     const inside = isolation.level === "bwrap";
-    const env = withHome(options.env, inside ? SANDBOX_HOME : home);
+    const env = {
+      ...withHome(options.env, inside ? SANDBOX_HOME : home),
+      ...agentGitEnvironment(inside ? dirname(SANDBOX_WORKSPACE) : runDirectory),
+    };
     if (inside) {
       const program = await locateProgram(options.command[0] ?? "", options.env.PATH);
       // Not found, a path outside the copy: inside, `./agent` would be /workspace/agent.
@@ -177,8 +190,9 @@ async function findProgram(name: string, path: string | undefined): Promise<stri
 }
 
 /**
- * What the sandbox must show read-only for the CLI to start: the directory of its
- * program (an npm-installed CLI keeps its modules beside its script), the node that runs
+ * What the sandbox must show read-only for the CLI to start: the directory of its program,
+ * or for an npm-installed CLI its package and the sibling platform packages its wrapper
+ * starts a binary from (npmPackagePaths), the node that runs
  * us (scripts start with `#!/usr/bin/env node`), and each absolute file the command
  * names (`node /opt/agent/cli.mjs`). Only what the operator's config points at.
  */
@@ -188,7 +202,8 @@ async function installationPaths(
 ): Promise<string[]> {
   const paths: string[] = [];
   if (program !== null) {
-    paths.push(dirname(program));
+    const npmPackage = await npmPackagePaths(program);
+    paths.push(...(npmPackage.length > 0 ? npmPackage : [dirname(program)]));
   }
   paths.push(dirname(await realpath(process.execPath)));
   for (const argument of args) {

@@ -61,6 +61,46 @@ async function featureBranch(): Promise<{ repo: GitRepository; mainSha: string }
   return { repo, mainSha };
 }
 
+async function listTree(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+describe("collectLocalChange: the working tree's workspace", () => {
+  it("holds the tracked files as the working tree has them and the untracked ones, never .git or a gitignored file", async () => {
+    const repo = await repository();
+    await repo.write(".gitignore", ".npmrc\n*.log\n");
+    await repo.write("src/a.ts", "export const a = 1;\n");
+    await repo.write("src/gone.ts", "export const gone = 1;\n");
+    await repo.write("README.md", "readme\n");
+    repo.commit("First");
+    await repo.write(".npmrc", "//registry.npmjs.org/:_authToken=npm_SECRETTOKEN0123456789\n");
+    await repo.write("debug.log", "ignored\n");
+    await repo.write("src/a.ts", "export const a = 2;\n");
+    await repo.write("src/new.ts", "export const created = 1;\n");
+    await unlink(join(repo.root, "src/gone.ts"));
+    await symlink("a.ts", join(repo.root, "src/link.ts"));
+
+    const change = await collect(repo, { base: "HEAD" });
+    expect(await listTree(change.workspaceDir)).toEqual([
+      ".gitignore",
+      "README.md",
+      "src/a.ts",
+      "src/link.ts",
+      "src/new.ts",
+    ]);
+    expect(await readFile(join(change.workspaceDir, "src/a.ts"), "utf8")).toBe(
+      "export const a = 2;\n",
+    );
+    expect(existsSync(join(change.workspaceDir, ".git"))).toBe(false);
+    await change.cleanup();
+    expect(existsSync(change.workspaceDir)).toBe(false);
+  });
+});
+
 describe("collectLocalChange: the working tree against the default branch", () => {
   it("takes committed, uncommitted and untracked changes since the merge-base with main", async () => {
     const { repo, mainSha } = await featureBranch();
@@ -77,7 +117,12 @@ describe("collectLocalChange: the working tree against the default branch", () =
 
     expect(change.baseSha).toBe(mainSha);
     expect(change.headSha.startsWith(WORKTREE_PREFIX)).toBe(true);
-    expect(change.workspaceDir).toBe(await realpath(repo.root));
+    // A copy of what the change is about, not the checkout itself.
+    expect(change.workspaceDir).not.toBe(await realpath(repo.root));
+    expect(await readFile(join(change.workspaceDir, "src/keep.ts"), "utf8")).toBe(
+      "export const keep = 3;\n",
+    );
+    expect(existsSync(join(change.workspaceDir, "debug.log"))).toBe(false);
     const files = byPath(change.files);
     expect(Object.keys(files).sort()).toEqual([
       "assets/logo.bin",

@@ -66,16 +66,29 @@ const EXPECTED: Record<string, { key: string[]; check: (provider: ProviderConfig
     },
   },
   "codex.yml": {
-    key: ["OPENAI_API_KEY"],
+    // codex exec 0.17x reads CODEX_API_KEY; OPENAI_API_KEY sends no key.
+    key: ["CODEX_API_KEY"],
     check: (p) => {
       expect(p.type).toBe("command");
       if (p.type !== "command") return;
       expect(p.command.slice(0, 2)).toEqual(["codex", "exec"]);
-      expect(flagValue(p.command, "--sandbox")).toBe("read-only");
+      // Codex's own sandbox cannot start inside Gadfly's bubblewrap: its shell would fail.
+      expect(flagValue(p.command, "--sandbox")).toBe("danger-full-access");
       expect(p.command).toEqual(
         expect.arrayContaining(["--json", "--skip-git-repo-check", "--ephemeral"]),
       );
       expect(p.command.at(-1)).toBe("-");
+      expect(p.allowForks).toBe(false);
+    },
+  },
+  "gemini-cli.yml": {
+    key: ["GEMINI_API_KEY"],
+    check: (p) => {
+      expect(p.type).toBe("command");
+      if (p.type !== "command") return;
+      expect(p.command[0]).toBe("gemini");
+      // Without it Gemini CLI exits 55: not a trusted directory.
+      expect(p.command).toContain("--skip-trust");
       expect(p.allowForks).toBe(false);
     },
   },
@@ -126,7 +139,11 @@ describe("examples/configs", () => {
     },
   );
 
-  it.each(Object.keys(EXPECTED).filter((file) => !["claude-code.yml", "codex.yml"].includes(file)))(
+  it.each(
+    Object.keys(EXPECTED).filter(
+      (file) => !["claude-code.yml", "codex.yml", "gemini-cli.yml"].includes(file),
+    ),
+  )(
     "%s builds every model with its key variable set, and names the variable when it is not",
     async (file) => {
       const config = await load(file);

@@ -13,6 +13,10 @@
  *   --mode sleep-ignore-term sleeps, ignoring SIGTERM
  *   --mode sleep-with-child  starts a grandchild, then both sleep
  *   --mode leave-child       starts a grandchild that holds stdout open, answers, exits 0
+ *   --mode leave-setsid-child  the same, the grandchild in a session (and group) of its own
+ *   --mode shell             runs `sh -c <--run>` in its working directory, prints what it printed
+ *   --mode codex-shell       like Codex --json: runs `sh -c "cat <--read>"` as its shell tool,
+ *                            prints the command_execution item and an answer quoting the output
  *   --mode home              prints "HOME-REPORT " and HOME, XDG_*, TMPDIR, what HOME holds, as JSON
  *   --mode config-paths      prints the project configuration paths it loads, as JSON
  *   --model NAME             echoed by plain mode (checks `{model}` substitution)
@@ -63,8 +67,13 @@ function sleepForever() {
   setInterval(() => {}, 60_000);
 }
 
-function startGrandchild(stdio) {
-  return spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)"], { stdio });
+function startGrandchild(stdio, detached = false) {
+  // The marker goes on too, so a test finds the grandchild once it is no longer our child.
+  const marker = options.has("marker") ? [options.get("marker")] : [];
+  return spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)", ...marker], {
+    stdio,
+    detached,
+  });
 }
 
 function line(value) {
@@ -344,6 +353,43 @@ switch (mode) {
     grandchild.unref();
     writePids(process.pid, grandchild.pid);
     process.stdout.write("answer while a tool keeps running\n");
+    break;
+  }
+  case "shell": {
+    const run = spawnSync("/bin/sh", ["-c", options.get("run") ?? "true"], { encoding: "utf8" });
+    process.stdout.write(`${run.stdout ?? ""}${run.stderr ?? ""}`);
+    break;
+  }
+  case "codex-shell": {
+    const command = `cat ${options.get("read") ?? "README.md"}`;
+    const run = spawnSync("/bin/sh", ["-c", command], { encoding: "utf8" });
+    const output = `${run.stdout ?? ""}${run.stderr ?? ""}${run.error ? String(run.error) : ""}`;
+    const exitCode = run.status ?? 1;
+    line({ type: "thread.started", thread_id: "t" });
+    line({
+      type: "item.completed",
+      item: {
+        id: "item_0",
+        type: "command_execution",
+        command,
+        aggregated_output: output,
+        exit_code: exitCode,
+        status: exitCode === 0 ? "completed" : "failed",
+      },
+    });
+    line({
+      type: "item.completed",
+      item: { id: "item_1", type: "agent_message", text: `VERDICT: Clean\nread: ${output.trim()}` },
+    });
+    line({ type: "turn.completed", usage: { input_tokens: 10, output_tokens: 5 } });
+    break;
+  }
+  case "leave-setsid-child": {
+    // detached: the grandchild calls setsid(), out of the process group Gadfly kills.
+    const grandchild = startGrandchild(["ignore", "inherit", "inherit"], true);
+    grandchild.unref();
+    writePids(process.pid, grandchild.pid);
+    process.stdout.write("answer while a setsid tool keeps running\n");
     break;
   }
   default:

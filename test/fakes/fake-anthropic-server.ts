@@ -3,7 +3,8 @@
  * OpenAI and Ollama servers: `POST /v1/messages` (non-streaming) and `GET /v1/models`. It checks
  * what the real API refuses with a 400 `invalid_request_error` (no `anthropic-version`, no
  * `max_tokens`, turns that do not alternate or open with the assistant, a `tool_result` that
- * answers no `tool_use` of the turn before, empty text, a thinking budget not under
+ * answers no `tool_use` of the turn before, `tool_use`/`tool_result` blocks in a request that
+ * defines no `tools` (a forced final turn must fold them into text), empty text, a thinking budget not under
  * `max_tokens`, a temperature beside thinking, a continued tool-use turn without its thinking
  * block) and answers errors in the API's shape (`{type: "error", error: {type, message}}`,
  * 529 `overloaded_error`). The key is accepted as `x-api-key` or `Authorization: Bearer`.
@@ -93,6 +94,7 @@ function invalidMessagesBody(body: Record<string, unknown>): string | undefined 
       return "system: text content blocks must be non-empty";
     }
   }
+  const definesTools = Array.isArray(body.tools) && body.tools.length > 0;
   let previousToolUses = new Set<string>();
   for (const [index, turn] of (turns as Turn[]).entries()) {
     if (turn.role !== "user" && turn.role !== "assistant") {
@@ -106,6 +108,9 @@ function invalidMessagesBody(body: Record<string, unknown>): string | undefined 
     const blocks = blocksOf(turn.content);
     if (blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
     for (const block of blocks) {
+      if (!definesTools && (block.type === "tool_use" || block.type === "tool_result")) {
+        return "Requests which include `tool_use` or `tool_result` blocks must define tools.";
+      }
       if (block.type === "text" && (typeof block.text !== "string" || block.text.trim() === "")) {
         return `messages.${index}: text content blocks must contain non-whitespace text`;
       }
@@ -222,7 +227,63 @@ const anthropicProtocol: FakeProtocol = {
   renderError(status, message) {
     return { type: "error", error: { type: anthropicErrorType(status), message } };
   },
+
+  renderStream(rendered, request) {
+    return request.body.stream === true ? messageEvents(rendered as RenderedMessage) : undefined;
+  },
 };
+
+interface RenderedMessage {
+  content: Block[];
+  stop_reason: unknown;
+  usage: { output_tokens: number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** The answer as the Messages API streams it: message_start, each block's start/delta/stop, message_delta, message_stop. */
+function messageEvents(message: RenderedMessage): string {
+  const events: [string, unknown][] = [
+    [
+      "message_start",
+      { type: "message_start", message: { ...message, content: [], stop_reason: null } },
+    ],
+  ];
+  for (const [index, block] of message.content.entries()) {
+    const start: Record<string, unknown> =
+      block.type === "text"
+        ? { type: "text", text: "" }
+        : block.type === "thinking"
+          ? { type: "thinking", thinking: "", signature: "" }
+          : { type: "tool_use", id: block.id, name: block.name, input: {} };
+    events.push([
+      "content_block_start",
+      { type: "content_block_start", index, content_block: start },
+    ]);
+    const deltas: unknown[] =
+      block.type === "text"
+        ? [{ type: "text_delta", text: block.text }]
+        : block.type === "thinking"
+          ? [
+              { type: "thinking_delta", thinking: block.thinking },
+              { type: "signature_delta", signature: block.signature },
+            ]
+          : [{ type: "input_json_delta", partial_json: JSON.stringify(block.input ?? {}) }];
+    for (const delta of deltas) {
+      events.push(["content_block_delta", { type: "content_block_delta", index, delta }]);
+    }
+    events.push(["content_block_stop", { type: "content_block_stop", index }]);
+  }
+  events.push([
+    "message_delta",
+    {
+      type: "message_delta",
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: message.usage.output_tokens },
+    },
+  ]);
+  events.push(["message_stop", { type: "message_stop" }]);
+  return events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+}
 
 function parseOrKeep(text: string): unknown {
   try {

@@ -34,6 +34,11 @@ export interface FakeProtocol {
   renderAnswer(answer: FakeAnswer, request: FakeModelRequest, sequence: number): unknown;
   /** A protocol-shaped error body. */
   renderError(status: number, message: string): unknown;
+  /**
+   * The rendered answer as a server-sent event stream, when the request asked for one (the
+   * Messages API with `stream: true`, as Claude Code asks); undefined for a plain answer.
+   */
+  renderStream?(rendered: unknown, request: FakeModelRequest): string | undefined;
   /** Content type of a successful chat answer (Ollama streams NDJSON unless asked not to). */
   answerContentType?(request: FakeModelRequest): string;
   /**
@@ -279,6 +284,12 @@ export class FakeModelServer {
         requestBytes: Buffer.byteLength(JSON.stringify(request.body)),
         ...usage,
       });
+    }
+    const stream = this.protocol.renderStream?.(rendered, request);
+    if (stream !== undefined) {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(stream);
+      return;
     }
     const contentType = this.protocol.answerContentType?.(request) ?? "application/json";
     const text =

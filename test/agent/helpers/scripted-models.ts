@@ -94,6 +94,7 @@ export function scriptedAgentModel(steps: readonly AgentStep[]): ScriptedAgentMo
         text: partial.text ?? "",
         transcript: partial.transcript ?? [],
         usage: partial.usage ?? USAGE,
+        ...(partial.toolCalls === undefined ? {} : { toolCalls: partial.toolCalls }),
       };
     },
   };

@@ -65,11 +65,12 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
   const budget = options.thinkingBudgetTokens;
 
   async function chat(request: ChatRequest): Promise<ChatResult> {
+    const tools = prepareAnthropicTools(request.tools);
     const prompt = convertToAnthropicMessages(request.messages, {
       cache: provider.promptCaching,
       thinkingFor: (id) => thinking.get(id),
+      foldTools: tools === undefined,
     });
-    const tools = prepareAnthropicTools(request.tools);
     const maxTokens = request.maxOutputTokens ?? provider.maxOutputTokens;
     const body: MessageCreateParamsNonStreaming = {
       model: options.model,

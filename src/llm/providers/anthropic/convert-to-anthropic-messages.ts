@@ -25,13 +25,20 @@ export interface ConvertOptions {
    * wants them back, unchanged, when that turn is continued with the tools' results.
    */
   thinkingFor?: (toolCallId: string) => readonly ThinkingBlockParam[] | undefined;
+  /**
+   * The request defines no tools (a forced final turn): the API refuses `tool_use` and
+   * `tool_result` blocks without tool definitions, so the exchange is sent as plain text.
+   */
+  foldTools?: boolean;
 }
 
 /**
  * Our messages as a Messages API request: system messages become the top-level `system`
  * blocks; tool results become `tool_result` blocks of a user turn, and turns of the same role
  * in a row are merged (the API wants user and assistant to alternate). An empty assistant text
- * is sent as a placeholder, since the API refuses empty text blocks.
+ * is sent as a placeholder, since the API refuses empty text blocks. With `foldTools`, tool
+ * calls and their results become text blocks instead (the thinking of those turns is dropped:
+ * the API wants it back only beside a `tool_use` it continues).
  */
 export function convertToAnthropicMessages(
   messages: readonly Message[],
@@ -60,7 +67,12 @@ export function convertToAnthropicMessages(
         break;
       }
       case "assistant":
-        append("assistant", assistantBlocks(message, index, options));
+        append(
+          "assistant",
+          options.foldTools === true
+            ? foldedAssistantBlocks(message, index)
+            : assistantBlocks(message, index, options),
+        );
         break;
       default:
         if (message.toolCallId === undefined) {
@@ -69,7 +81,9 @@ export function convertToAnthropicMessages(
           );
         }
         append("user", [
-          { type: "tool_result", tool_use_id: message.toolCallId, content: message.content },
+          options.foldTools === true
+            ? { type: "text", text: foldedToolResult(message.toolCallId, message.content) }
+            : { type: "tool_result", tool_use_id: message.toolCallId, content: message.content },
         ]);
     }
   }
@@ -102,6 +116,22 @@ function assistantBlocks(
     input: toolInput(call.arguments, index),
   }));
   return [...thinking, ...text, ...uses];
+}
+
+/** An assistant turn's text and tool calls as one text block (the call ids kept for pairing). */
+function foldedAssistantBlocks(message: Message, index: number): ContentBlockParam[] {
+  const calls = (message.toolCalls ?? []).map((call) => {
+    const input = JSON.stringify(toolInput(call.arguments, index));
+    return `[tool call ${call.id}: ${call.name} ${input}]`;
+  });
+  const text = [message.content.trim() === "" ? "" : message.content, ...calls]
+    .filter((part) => part !== "")
+    .join("\n");
+  return [{ type: "text", text: nonEmpty(text) }];
+}
+
+function foldedToolResult(toolCallId: string, content: string): string {
+  return `[tool result ${toolCallId}]\n${nonEmpty(content)}`;
 }
 
 /** A tool call's arguments as the object the API sent them as (we keep them as JSON text). */

@@ -1,5 +1,6 @@
 import type { AgentRunResult, Usage } from "../../language-model.js";
 import type { Message, ToolCall } from "../../message.js";
+import { countToolCalls } from "./count-tool-calls.js";
 import { parseTranscriptLine, type TranscriptEvent } from "./parse-transcript-line.js";
 
 /**
@@ -30,7 +31,12 @@ export function parseAgentOutput(stdout: string): AgentRunResult {
       summedUsage.outputTokens += event.usage.outputTokens;
     }
   }
-  return { ...splitFinalAnswer(messages, resultText), usage: resultUsage ?? summedUsage };
+  const toolCalls = countToolCalls(events);
+  return {
+    ...splitFinalAnswer(messages, resultText),
+    usage: resultUsage ?? summedUsage,
+    ...(toolCalls === undefined ? {} : { toolCalls }),
+  };
 }
 
 function parseJsonLines(stdout: string): Record<string, unknown>[] | undefined {

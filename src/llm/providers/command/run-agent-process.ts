@@ -15,7 +15,15 @@ export interface AgentProcessOptions {
   maxOutputBytes: number;
   /** How much of the end of stderr is kept for the failure reason. */
   stderrTailBytes: number;
+  /**
+   * After the agent exits, how long what it wrote may take to be read before the pipes are
+   * closed on whatever still holds them; default EXIT_DRAIN_MS.
+   */
+  exitDrainMs?: number | undefined;
 }
+
+/** Everything the agent wrote before exiting is already in the pipe: reading it is quick. */
+export const EXIT_DRAIN_MS = 250;
 
 export type AgentProcessOutcome =
   | {
@@ -33,7 +41,10 @@ export type AgentProcessOutcome =
  * Runs one agent CLI to completion: argv without a shell, the prompt on stdin, stdout
  * collected (capped), the end of stderr kept. The child leads its own process group, so
  * stopping it (abort, runaway output) also stops the tools it started, and whatever of the
- * group outlives the agent is killed when it exits. Settles only once the child is gone.
+ * group outlives the agent is killed when it exits. The run ends when the agent exits, not
+ * when its pipes close: after a short drain our ends of the pipes are closed, so a process it
+ * left in a session of its own (`setsid`, outside the group) that still holds them holds
+ * neither the provider's slot nor the run (the sandbox's dispose kills it).
  */
 export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProcessOutcome> {
   return new Promise((resolve) => {
@@ -110,13 +121,24 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
     child.on("error", (error: NodeJS.ErrnoException) => {
       spawnError = error.code ?? "spawn error";
     });
+    let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
     child.on("exit", (code, signal) => {
       exitCode = code;
       exitSignal = signal;
       // Tools the agent left running would hold our pipes open (and outlive the review).
       signalGroup("SIGKILL");
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle();
+      }, options.exitDrainMs ?? EXIT_DRAIN_MS);
     });
-    child.on("close", () => {
+    child.on("close", () => settle());
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(drainTimer);
       clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
       const tail = lineAligned(stderrTail, stderrBytes > stderrTail.length);
@@ -133,7 +155,7 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
           stderrTail: tail,
         });
       }
-    });
+    };
   });
 }
 

@@ -115,6 +115,7 @@ function agentRunResult(recorded: AgentRecording["runs"][number]["result"]): Age
       return copy;
     }),
     usage: recordedUsage(recorded.usage),
+    ...(recorded.toolCalls === undefined ? {} : { toolCalls: { ...recorded.toolCalls } }),
   };
 }
 

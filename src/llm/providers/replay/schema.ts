@@ -36,6 +36,12 @@ const RecordedAgentRunResult = z.strictObject({
   text: z.string(),
   transcript: z.array(RecordedMessage),
   usage: RecordedUsage,
+  toolCalls: z
+    .strictObject({
+      attempted: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 const header = {

@@ -196,10 +196,77 @@ describe("createAnthropicChatModel against a fake Messages API", () => {
           },
           { role: "tool", toolCallId: "t1", content: "x" },
         ],
+        tools: [readFile],
       })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ statusCode: 400, isRetryable: false });
     expect(String((error as Error).message)).toContain("must start with a thinking block");
+  });
+
+  it("a turn without tools after a tool exchange (a forced final turn) folds the exchange into text, which the fake accepts", async () => {
+    for (const budget of [undefined, 2048]) {
+      const forced = createAnthropicChatModel({
+        provider: provider(fake.url),
+        modelId: "m",
+        model: "claude-test",
+        apiKey: API_KEY,
+        ...(budget === undefined ? {} : { thinkingBudgetTokens: budget }),
+      });
+      fake.script("claude-test", [
+        {
+          thinking: ["plan"],
+          toolCalls: [{ id: "toolu_f", name: "read_file", arguments: { path: "a.ts" } }],
+        },
+        { text: "VERDICT: fine" },
+      ]);
+      const messages: Message[] = [{ role: "user", content: "Review." }];
+      const first = await forced.chat({ messages, tools: [readFile] });
+      messages.push({ role: "assistant", content: "Reading.", toolCalls: first.toolCalls });
+      messages.push({ role: "tool", toolCallId: "toolu_f", content: "const a = 1;" });
+      messages.push({ role: "user", content: "Answer now, without tools." });
+      const last = await forced.chat({ messages });
+      expect(last.text).toBe("VERDICT: fine");
+      expect(fake.rejected).toEqual([]);
+      const body = fake.requests.at(-1)?.body;
+      expect(body?.tools).toBeUndefined();
+      const sent = JSON.stringify(body?.messages);
+      expect(sent).not.toMatch(/"type":"(tool_use|tool_result|thinking)"/);
+      // The model still sees what it asked for and what it got.
+      expect(sent).toContain('[tool call toolu_f: read_file {\\"path\\":\\"a.ts\\"}]');
+      expect(sent).toContain("[tool result toolu_f]\\nconst a = 1;");
+    }
+  });
+
+  it("the fake refuses tool blocks in a request that defines no tools, as the API does", async () => {
+    fake.script("claude-test", [{ text: "unreachable" }]);
+    const response = await fetch(`${fake.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-api-key": API_KEY,
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "claude-test",
+        max_tokens: 100,
+        messages: [
+          { role: "user", content: "Review." },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "t1", name: "read_file", input: {} }],
+          },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "x" }] },
+        ],
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: expect.stringContaining("must define tools"),
+      },
+    });
   });
 
   it("sends temperature and maxOutputTokens without thinking", async () => {

@@ -47,6 +47,34 @@ describe("convertToAnthropicMessages", () => {
     ]);
   });
 
+  it("with foldTools, sends tool calls and results as text and drops those turns' thinking", () => {
+    const prompt = convertToAnthropicMessages(conversation, {
+      cache: false,
+      foldTools: true,
+      thinkingFor: () => [{ type: "thinking", thinking: "plan", signature: "s" }],
+    });
+    expect(prompt.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "Review the diff." }] },
+      {
+        role: "assistant",
+        content: [
+          {
+            type: "text",
+            text: '[tool call toolu_1: read_file {"path":"a.ts"}]\n[tool call toolu_2: grep {"pattern":"x"}]',
+          },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "[tool result toolu_1]\nexport const a = 1;" },
+          { type: "text", text: "[tool result toolu_2]\na.ts:1" },
+          { type: "text", text: "Answer now." },
+        ],
+      },
+    ]);
+  });
+
   it("marks the last system block and the first user message, and nothing else, for caching", () => {
     const prompt = convertToAnthropicMessages(conversation, { cache: true });
     const marked = JSON.stringify(prompt).match(/cache_control/g) ?? [];

@@ -140,11 +140,20 @@ describe("createCommandAgentModel", () => {
     expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
-  it("gives the child only PATH, LANG, the variables the provider lists and a HOME of its own", async () => {
+  it("gives the child only PATH, LANG, the variables the provider lists, a HOME of its own and git's guard settings", async () => {
     const result = await agent("env").run({ prompt: "p", cwd: snapshot });
     expect(result.text).toBe(
       `ENV ${JSON.stringify([
         "FAKE_AGENT_SECRET",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_KEY_0",
+        "GIT_CONFIG_KEY_1",
+        "GIT_CONFIG_KEY_2",
+        "GIT_CONFIG_NOSYSTEM",
+        "GIT_CONFIG_VALUE_0",
+        "GIT_CONFIG_VALUE_1",
+        "GIT_CONFIG_VALUE_2",
         "HOME",
         "LANG",
         "PATH",

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,6 +88,52 @@ function processesMarked(marker: string): { pid: number; cmdline: string }[] {
   return [...marked, ...children].map((pid) => ({ pid, cmdline: cmdlines.get(pid) ?? "" }));
 }
 
+/**
+ * An npm global install as `npm install -g @fake/agent` lays it out: a bin link to the
+ * wrapper script, and the wrapper starting its binary from the hoisted platform package
+ * (as @openai/codex starts @openai/codex-linux-x64's). Readable by any user.
+ */
+async function npmStyleInstall(): Promise<string> {
+  const prefix = await mkdtemp(join(scratch, "npm-prefix-"));
+  await chmod(prefix, 0o755);
+  const modules = join(prefix, "lib/node_modules/@fake");
+  await mkdir(join(modules, "agent/bin"), { recursive: true });
+  await mkdir(join(modules, "agent-linux-x64/bin"), { recursive: true });
+  await mkdir(join(prefix, "bin"));
+  await writeFile(join(modules, "agent/package.json"), '{"name":"@fake/agent"}\n');
+  await writeFile(
+    join(modules, "agent/bin/agent.js"),
+    [
+      "#!/usr/bin/env node",
+      'const { createRequire } = require("node:module");',
+      'const { spawnSync } = require("node:child_process");',
+      'const path = require("node:path");',
+      "let native;",
+      "try {",
+      '  native = path.join(path.dirname(require.resolve("@fake/agent-linux-x64/package.json")), "bin/native");',
+      "} catch {",
+      '  console.error("Missing optional dependency @fake/agent-linux-x64");',
+      "  process.exit(1);",
+      "}",
+      'const run = spawnSync(native, process.argv.slice(2), { stdio: "inherit" });',
+      "process.exit(run.status ?? 1);",
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  await writeFile(
+    join(modules, "agent-linux-x64/package.json"),
+    '{"name":"@fake/agent-linux-x64"}\n',
+  );
+  await writeFile(
+    join(modules, "agent-linux-x64/bin/native"),
+    '#!/bin/sh\nprintf "VERDICT: Clean\\nnative read: %s\\n" "$(cat README.md)"\n',
+    { mode: 0o755 },
+  );
+  await symlink("../lib/node_modules/@fake/agent/bin/agent.js", join(prefix, "bin/fake-npm-agent"));
+  return prefix;
+}
+
 /** Alive and not a zombie. */
 function isAlive(pid: number): boolean {
   try {
@@ -161,6 +207,91 @@ describe.each(["none", "user", "bwrap"] as const)(
       await eventually(() => started.every((process) => !isAlive(process.pid)));
       expect(processesMarked(marker)).toEqual([]);
       expect(await readdir(runs)).toEqual([]);
+    });
+
+    it("ends when the agent exits, though a setsid child it left holds its pipes: the child is killed, the directory deleted", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const marker = `gadfly-setsid-marker-${level}-${Date.now()}`;
+      const started = Date.now();
+      const result = await agent(isolation, "leave-setsid-child", ["--marker", marker]).run({
+        prompt: "p",
+        cwd: snapshot,
+      });
+      // The child would sleep forever and never close the pipes: the run settled on exit.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(result.text).toBe("answer while a setsid tool keeps running");
+      expect(await readdir(runs)).toEqual([]);
+      // SIGKILLed before the run settled; dying (and being reaped by init) takes a moment.
+      await eventually(() => processesMarked(marker).length === 0, 1_000);
+      // The same agent again: nothing of the first run is in the way.
+      await expect(
+        agent(isolation, "plain").run({ prompt: "again", cwd: snapshot }),
+      ).resolves.toMatchObject({ text: expect.stringContaining("prompt=again") });
+    });
+
+    it("a Codex-style agent's shell tool reads a workspace file, and a failing one is counted as failed", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const read = await agent(isolation, "codex-shell", ["--read", "README.md"]).run({
+        prompt: "p",
+        cwd: snapshot,
+      });
+      expect(read.text).toBe("VERDICT: Clean\nread: hello");
+      expect(read.toolCalls).toEqual({ attempted: 1, failed: 0 });
+      const blind = await agent(isolation, "codex-shell", ["--read", "no-such-file"]).run({
+        prompt: "p",
+        cwd: snapshot,
+      });
+      expect(blind.toolCalls).toEqual({ attempted: 1, failed: 1 });
+    });
+
+    it("any git the agent runs takes no bare-repository layout of the pull request for a repository: its fsmonitor never runs", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      // The pull request's files at the root of the copy: a bare repository's layout.
+      await writeFile(join(snapshot, "HEAD"), "ref: refs/heads/main\n");
+      await writeFile(
+        join(snapshot, "config"),
+        '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch fsmonitor-ran; false"\n',
+      );
+      await mkdir(join(snapshot, "objects"));
+      await mkdir(join(snapshot, "refs/heads"), { recursive: true });
+      await writeFile(join(snapshot, "objects/.keep"), "");
+      await writeFile(join(snapshot, "refs/heads/.keep"), "");
+      // The control: git run there as it would be without Gadfly runs the planted command.
+      const control = await mkdtemp(join(scratch, "control-"));
+      spawnSync("cp", ["-a", `${snapshot}/.`, control]);
+      spawnSync("git", ["status"], {
+        cwd: control,
+        env: { PATH: process.env.PATH, HOME: control },
+      });
+      expect(readdirSync(control)).toContain("fsmonitor-ran");
+      const result = await agent(isolation, "shell", [
+        "--run",
+        "git status 2>&1 | head -1; git config --get core.hooksPath; test -e fsmonitor-ran && echo PLANTED-RAN || echo NOT-RUN",
+      ]).run({ prompt: "p", cwd: snapshot });
+      expect(result.text).toContain("safe.bareRepository is 'explicit'");
+      expect(result.text).toContain("/dev/null");
+      expect(result.text).toContain("NOT-RUN");
+      expect(result.text).not.toContain("PLANTED-RAN");
+    });
+
+    it("starts an npm-installed CLI whose wrapper runs a binary from a sibling platform package, which reads the workspace", async () => {
+      const isolation = isolationOrSkip();
+      if (isolation === null) return;
+      const prefix = await npmStyleInstall();
+      const model = createCommandAgentModel({
+        provider: { name: "npm-agent", command: ["fake-npm-agent", "--model", "{model}"], env: [] },
+        modelId: "npm-agent/m",
+        model: "m",
+        env: { PATH: `${prefix}/bin:${process.env.PATH}`, HOME: homedir(), LANG: "C.UTF-8" },
+        isolation,
+        temporaryRoot: runs,
+        killGraceMs: 200,
+      });
+      const result = await model.run({ prompt: "p", cwd: snapshot });
+      expect(result.text).toBe("VERDICT: Clean\nnative read: hello");
     });
 
     it("does not let a CLI searching upwards for .env find one planted above its run", async () => {

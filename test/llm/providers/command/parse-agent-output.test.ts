@@ -82,6 +82,75 @@ describe("parseAgentOutput", () => {
     });
   });
 
+  it("counts the tool calls a transcript shows and the failed ones: Codex commands, Claude Code tool results", () => {
+    // Codex under a sandbox that breaks its shell: every command fails.
+    const bwrapFailure = "bwrap: Creating new namespace failed: No space left on device";
+    const codex = parseAgentOutput(
+      lines(
+        {
+          type: "item.completed",
+          item: {
+            id: "c1",
+            type: "command_execution",
+            command: "bash -lc 'cat src/a.ts'",
+            aggregated_output: bwrapFailure,
+            exit_code: 1,
+            status: "failed",
+          },
+        },
+        {
+          type: "item.completed",
+          item: {
+            id: "c2",
+            type: "command_execution",
+            command: "bash -lc ls",
+            aggregated_output: bwrapFailure,
+            exit_code: 1,
+            status: "completed",
+          },
+        },
+        {
+          type: "item.completed",
+          item: { id: "m", type: "agent_message", text: "VERDICT: Clean" },
+        },
+      ),
+    );
+    expect(codex.toolCalls).toEqual({ attempted: 2, failed: 2 });
+    const mixed = parseAgentOutput(
+      lines(
+        {
+          type: "item.completed",
+          item: { id: "c1", type: "command_execution", exit_code: 0, status: "completed" },
+        },
+        { type: "item.completed", item: { id: "c2", type: "mcp_tool_call", status: "failed" } },
+        {
+          type: "item.completed",
+          item: { id: "m", type: "agent_message", text: "VERDICT: Clean" },
+        },
+      ),
+    );
+    expect(mixed.toolCalls).toEqual({ attempted: 2, failed: 1 });
+    const claude = parseAgentOutput(
+      lines(
+        {
+          type: "assistant",
+          message: { id: "a", content: [{ type: "tool_use", id: "t1", name: "Read", input: {} }] },
+        },
+        {
+          type: "user",
+          message: {
+            content: [
+              { type: "tool_result", tool_use_id: "t1", is_error: true, content: "EACCES" },
+            ],
+          },
+        },
+        { type: "result", result: "VERDICT: Clean" },
+      ),
+    );
+    expect(claude.toolCalls).toEqual({ attempted: 1, failed: 1 });
+    expect(parseAgentOutput("plain answer").toolCalls).toBeUndefined();
+  });
+
   it("joins streaming deltas of one message", () => {
     const result = parseAgentOutput(
       lines(
