@@ -1,5 +1,5 @@
 import type { PromptStyle } from "../agent/index.js";
-import { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "../config/index.js";
+import { ignoreMatcher } from "../config/index.js";
 import type { DiffFile } from "../diff/index.js";
 import { packDiff, summarizeChange } from "../diff/index.js";
 import type { ChangeSet } from "./change-set.js";
@@ -37,7 +37,9 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
   const notReviewed: NotReviewed[] = [];
   const reviewed: DiffFile[] = [];
   for (const file of source.files) {
-    const verdict = ignoreVerdict(matcher, file);
+    // The path the file has at the head (a deleted file's old one): a rename out of an
+    // ignored folder brings new code under review, so its old path decides nothing.
+    const verdict = matcher.check(file.path);
     if (verdict === "kept") reviewed.push(file);
     else if (verdict === "ignored") notReviewed.push({ path: file.path, reason: "ignored" });
     // Once the matching budget is spent, the files left could not be checked against the
@@ -118,11 +120,4 @@ function fullDiffView(reviewed: readonly DiffFile[], notReviewed: NotReviewed[])
   for (const omitted of packed.omitted)
     notReviewed.push({ path: omitted.path, reason: omitted.reason });
   return { diff: packed.text, included: packed.included };
-}
-
-/** A file is ignored when a glob matches its path or, for a rename, its old path. */
-function ignoreVerdict(matcher: IgnoreMatcher, file: DiffFile): IgnoreVerdict {
-  const verdict = matcher.check(file.path);
-  if (verdict !== "kept" || file.oldPath === null) return verdict;
-  return matcher.check(file.oldPath);
 }

@@ -54,15 +54,27 @@ describe("prepareChangeSet", () => {
     expect(full.included).toEqual(["src/app.ts", "src/other.ts"]);
   });
 
-  it("lists ignored files as not reviewed, matching a rename's old path too", () => {
-    const renamed: DiffFile = { ...addedFile("src/moved.ts"), oldPath: "vendor/moved.ts" };
+  it("matches the path a file has at the head: a rename out of an ignored path is reviewed", () => {
+    const renamedOut: DiffFile = {
+      ...addedFile("src/admin.ts"),
+      status: "renamed",
+      oldPath: "vendor/admin.ts",
+    };
+    const renamedIn: DiffFile = {
+      ...addedFile("vendor/moved.ts"),
+      status: "renamed",
+      oldPath: "src/moved.ts",
+    };
     const change = prepareChangeSet(
-      source([addedFile("vendor/lib.js"), addedFile("src/app.ts"), renamed], ["vendor/**"]),
+      source(
+        [addedFile("vendor/lib.js"), addedFile("src/app.ts"), renamedOut, renamedIn],
+        ["vendor/**"],
+      ),
     );
-    expect(change.included).toEqual(["src/app.ts"]);
+    expect(change.included).toEqual(["src/app.ts", "src/admin.ts"]);
     expect(change.notReviewed).toEqual([
       { path: "vendor/lib.js", reason: "ignored" },
-      { path: "src/moved.ts", reason: "ignored" },
+      { path: "vendor/moved.ts", reason: "ignored" },
     ]);
   });
 
