@@ -81,4 +81,29 @@ export interface Consensus {
    * another pull request of the repository (`learn: repo`); the consensus says how many.
    */
   heldBackByDismissals?: number;
+  /**
+   * The changed files no model reviewed, and why (NotReviewedReason): named in the consensus
+   * comment and the check's summary, and the check's title says `partial`.
+   */
+  notReviewed?: readonly { path: string; reason: string }[];
+  /** The lockfile check's result, when the change touches a lockfile (checkLockfiles). */
+  lockfiles?: LockfileCheck;
+}
+
+/** What a lockfile's added lines do that a reader should see: a new host, an install script. */
+export interface LockfileNote {
+  path: string;
+  /** The line at the head (0 when unknown). */
+  line: number;
+  kind: "host" | "install-script";
+  /** The host, or the package whose install script is added. Untrusted: the author's text. */
+  detail: string;
+}
+
+export interface LockfileCheck {
+  checked: string[];
+  /** Lockfiles whose lines the diff does not show (too large, no patch): not checked. */
+  unchecked: string[];
+  notes: LockfileNote[];
+  notesOmitted: number;
 }

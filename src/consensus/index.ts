@@ -12,6 +12,8 @@ export type { Cluster } from "./cluster.js";
 export type {
   CarriedFinding,
   Consensus,
+  LockfileCheck,
+  LockfileNote,
   ModelSummary,
   PreviousFinding,
   PreviousFindingDetail,

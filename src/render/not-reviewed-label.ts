@@ -19,6 +19,6 @@ const LABELS: Record<NotReviewedReason, string> = {
 };
 
 /** Why a file was not reviewed, in words: the board and the CLI say it the same way. */
-export function notReviewedLabel(reason: NotReviewedReason): string {
-  return LABELS[reason];
+export function notReviewedLabel(reason: NotReviewedReason | string): string {
+  return Object.hasOwn(LABELS, reason) ? LABELS[reason as NotReviewedReason] : reason;
 }

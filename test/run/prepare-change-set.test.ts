@@ -42,11 +42,11 @@ describe("prepareChangeSet", () => {
       "added vendor/lib.js (+1 -0) — ignored by the repository's config, not reviewed",
       "added src/app.ts (+1 -0) — shown below",
       "added src/other.ts (+1 -0) — not shown (1 hunk)",
-      "added package-lock.json (+1 -0) — generated, not reviewed",
+      "added package-lock.json (+1 -0) — lockfile, not reviewed (its hosts and install scripts are checked apart)",
     ]);
     expect(change.notReviewed).toEqual([
       { path: "vendor/lib.js", reason: "ignored" },
-      { path: "package-lock.json", reason: "generated" },
+      { path: "package-lock.json", reason: "lockfile" },
     ]);
     // The full-diff baseline packs whole files into the old budget and lists no statuses.
     const full = prepareChangeSet({ ...source(files, ["vendor/**"]), promptStyle: "full-diff" });
