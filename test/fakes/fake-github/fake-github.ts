@@ -179,14 +179,15 @@ export class FakeGitHub {
   }
 
   /**
-   * Makes the files list show `path`'s row as GitHub sometimes does, the `.diff` unchanged: its
-   * `patch` left out (`null`) or replaced, its counts replaced. For the app's handling of rows it
+   * Makes the files list show `path`'s row as GitHub sometimes does: its `patch` left out
+   * (`null`) or replaced, its counts replaced, and its `.diff` section unchanged or replaced
+   * (`diffSection`, e.g. one that does not parse either). For the app's handling of rows it
    * cannot take at their word (a 0/0 row that has changes, a patch that does not parse).
    */
   misreportFile(
     pullRequest: PullRequestKey,
     path: string,
-    row: { patch?: string | null; additions?: number; deletions?: number },
+    row: { patch?: string | null; additions?: number; deletions?: number; diffSection?: string },
   ): void {
     const { record } = this.#pullRequest(pullRequest);
     record.files = record.files.map((file) => {
@@ -201,8 +202,10 @@ export class FakeGitHub {
         deletions,
         changes: additions + deletions,
         ...(patch === undefined ? {} : { patch }),
+        diffText: row.diffSection ?? file.diffText,
       };
     });
+    record.diff = record.files.map((file) => file.diffText).join("");
   }
 
   /** Seeds an issue comment written by someone (a human by default, or another bot). */
