@@ -87,7 +87,7 @@ describe("what a round reviews, and says it did not", { timeout: 60_000 }, () =>
     stack = await startStack();
     routeReviews(stack, {
       "[renamed-out]": {
-        findings: whenShown("execSync(`convert ${request.query.file}`)", INJECTION),
+        findings: whenShown('execSync("convert " + request.query.file)', INJECTION),
       },
       "[unreviewed]": { findings: whenShown("execSync(process.env.HOOK)", HOOK) },
       "[patchless]": { findings: whenShown("zero11 = 11", ZERO) },
@@ -115,7 +115,7 @@ describe("what a round reviews, and says it did not", { timeout: 60_000 }, () =>
           path: "src/admin.ts",
           previousPath: "docs/example.ts",
           base: 'import { execSync } from "node:child_process";\n// An example.\nexport {};\n',
-          head: 'import { execSync } from "node:child_process";\n// An example.\nexport const run = (request) => execSync(`convert ${request.query.file}`);\n',
+          head: 'import { execSync } from "node:child_process";\n// An example.\nexport const run = (request) => execSync("convert " + request.query.file);\n',
         },
         { path: "docs/guide.md", base: "# Guide\n", head: "# Guide\n\nMore.\n" },
       ],
