@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GitHubClient } from "../../src/github/github-client.js";
+import { readBaseAttributes } from "../../src/github/read-base-attributes.js";
 import { readListedFiles } from "../../src/github/read-listed-files.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
@@ -110,5 +111,38 @@ describe("readListedFiles", () => {
       github.misreportFile(pr, "src/empty.ts", { additions: 3 }),
     );
     expect(result.notReviewed).toEqual([{ path: "src/empty.ts", reason: "too-large" }]);
+  });
+});
+
+describe("readBaseAttributes", () => {
+  it("reads the base's .gitattributes, never the head's, and null when there is none", async () => {
+    github.addRepo({
+      owner: "octo",
+      name: "attributes",
+      files: { ".gitattributes": "gen/** linguist-generated\n" },
+    });
+    const pr = github.addPullRequest({
+      owner: "octo",
+      repo: "attributes",
+      // The author marks their own code generated at the head: not read.
+      files: [
+        {
+          path: ".gitattributes",
+          base: "gen/** linguist-generated\n",
+          head: "src/** linguist-generated\n",
+        },
+      ],
+    });
+    const repo = { owner: "octo", repo: "attributes" };
+    expect(await readBaseAttributes(octokit, repo, pr.baseSha)).toBe("gen/** linguist-generated\n");
+    github.addRepo({ owner: "octo", name: "bare" });
+    const bare = github.addPullRequest({
+      owner: "octo",
+      repo: "bare",
+      files: [{ path: "a.ts", head: "a\n" }],
+    });
+    expect(
+      await readBaseAttributes(octokit, { owner: "octo", repo: "bare" }, bare.baseSha),
+    ).toBeNull();
   });
 });
