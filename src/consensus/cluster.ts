@@ -32,4 +32,9 @@ export interface Cluster {
    * shown in the consensus with who dismissed it.
    */
   dismissed?: { by: string; kind: "dismiss" | "false_positive" };
+  /**
+   * The normalized code at the representative's lines at this head, hashed (codeContext), when
+   * the round read it: a repository-level dismissal matches a finding elsewhere by it.
+   */
+  context?: string;
 }

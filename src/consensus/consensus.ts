@@ -39,6 +39,8 @@ export interface PreviousFindingDetail {
   body: string;
   /** The round it was first reported in, when it has been carried since. */
   since?: number;
+  /** The normalized code at its lines at the head it was published at (Cluster.context). */
+  context?: string;
 }
 
 /**
@@ -81,4 +83,49 @@ export interface Consensus {
    * another pull request of the repository (`learn: repo`); the consensus says how many.
    */
   heldBackByDismissals?: number;
+  /** Each finding held back (`heldBackByDismissals` of them), with the dismissal it matched. */
+  heldBack?: HeldBackFinding[];
+  /**
+   * The changed files no model reviewed, and why (NotReviewedReason): named in the consensus
+   * comment and the check's summary, and the check's title says `partial`.
+   */
+  notReviewed?: readonly { path: string; reason: string }[];
+  /** The lockfile check's result, when the change touches a lockfile (checkLockfiles). */
+  lockfiles?: LockfileCheck;
+}
+
+/** A finding held back by a dismissal in another pull request (`learn: repo`), listed collapsed. */
+export interface HeldBackFinding {
+  fingerprint: string;
+  title: string;
+  file: string;
+  line: number;
+  severity: Severity;
+  model: string;
+  dismissal: {
+    pullNumber: number;
+    actor: string;
+    kind: "dismiss" | "false_positive";
+    title: string;
+    file: string;
+    line: number;
+  };
+}
+
+/** What a lockfile's added lines do that a reader should see: a new host, an install script. */
+export interface LockfileNote {
+  path: string;
+  /** The line at the head (0 when unknown). */
+  line: number;
+  kind: "host" | "install-script";
+  /** The host, or the package whose install script is added. Untrusted: the author's text. */
+  detail: string;
+}
+
+export interface LockfileCheck {
+  checked: string[];
+  /** Lockfiles whose lines the diff does not show (too large, no patch): not checked. */
+  unchecked: string[];
+  notes: LockfileNote[];
+  notesOmitted: number;
 }

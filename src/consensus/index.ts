@@ -6,12 +6,15 @@ export {
   applyChallenges,
   type ChallengeResult,
 } from "./apply-challenges.js";
-export { applyDismissals, type Dismissals } from "./apply-dismissals.js";
+export { applyDismissals, type Dismissals, type RepositoryDismissal } from "./apply-dismissals.js";
 export { buildConsensus } from "./build-consensus.js";
 export type { Cluster } from "./cluster.js";
 export type {
   CarriedFinding,
   Consensus,
+  HeldBackFinding,
+  LockfileCheck,
+  LockfileNote,
   ModelSummary,
   PreviousFinding,
   PreviousFindingDetail,

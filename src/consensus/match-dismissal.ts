@@ -9,39 +9,28 @@ export const DISMISSAL_TITLE_SIMILARITY = 0.5;
 export interface DismissalSubject {
   file: string;
   title: string;
+  line: number;
+  endLine: number;
+  /** The normalized code at its lines, hashed (codeContext); absent when it could not be read. */
+  context?: string | undefined;
 }
 
 /**
- * The glob an earlier dismissal covers: its file's directory and extension (`src/api/*.ts`),
- * so the same complaint about a sibling file is held back too, but not one elsewhere.
- */
-export function dismissalGlob(file: string): string {
-  const slash = file.lastIndexOf("/");
-  const directory = slash < 0 ? "" : file.slice(0, slash + 1);
-  const name = file.slice(slash + 1);
-  const dot = name.lastIndexOf(".");
-  return `${directory}*${dot > 0 ? name.slice(dot) : ""}`;
-}
-
-function inGlob(file: string, glob: string): boolean {
-  const star = glob.indexOf("*");
-  const prefix = glob.slice(0, star);
-  const suffix = glob.slice(star + 1);
-  const rest = file.slice(prefix.length);
-  return (
-    file.startsWith(prefix) &&
-    rest.length >= suffix.length &&
-    rest.endsWith(suffix) &&
-    !rest.slice(0, rest.length - suffix.length).includes("/")
-  );
-}
-
-/**
- * Whether `finding` repeats what `dismissed` said (learn: repo): a file in the dismissal's
- * glob and a title the clustering's text similarity finds alike (or equal once normalised).
+ * Whether `finding` repeats what `dismissed` said (learn: repo): a title the clustering's text
+ * similarity finds alike, and either the same place (the same file, overlapping lines) or the
+ * same normalized code at its lines. A sibling file, a like title or the same directory is not
+ * enough: a reader could open a harmless PR to bait a dismissal that hides a real finding.
  */
 export function matchesDismissal(finding: DismissalSubject, dismissed: DismissalSubject): boolean {
-  if (!inGlob(finding.file, dismissalGlob(dismissed.file))) return false;
+  const samePlace =
+    finding.file === dismissed.file &&
+    finding.line <= dismissed.endLine &&
+    dismissed.line <= finding.endLine;
+  const sameCode =
+    finding.context !== undefined &&
+    finding.context !== "" &&
+    finding.context === dismissed.context;
+  if (!samePlace && !sameCode) return false;
   const left = normalizedTitle(finding.title);
   if (left !== "" && left === normalizedTitle(dismissed.title)) return true;
   const vectors = (title: string) => textVectors(textProfile({ title, body: title }));

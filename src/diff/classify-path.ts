@@ -1,8 +1,11 @@
-/** What a changed path is, for deciding what reviewers see first and what they do not see at all. */
-export type PathKind = "generated" | "source" | "config" | "test" | "docs";
+/**
+ * What a changed path is, for deciding what reviewers see first. Only a lockfile is known by its
+ * name alone not to go to a model; "generated" needs the repository's evidence (exclusionOf).
+ */
+export type PathKind = "lockfile" | "source" | "config" | "test" | "docs";
 
-/** Lock files and other files written by tools: reviewing them by eye finds nothing. */
-const GENERATED_NAMES = new Set([
+/** Lockfiles: written by package managers, checked by checkLockfiles instead of by a model. */
+const LOCKFILE_NAMES = new Set([
   "package-lock.json",
   "npm-shrinkwrap.json",
   "yarn.lock",
@@ -26,33 +29,6 @@ const GENERATED_NAMES = new Set([
   "packages.lock.json",
   "package.resolved",
 ]);
-
-const GENERATED_DIRECTORIES = new Set([
-  "dist",
-  "build",
-  "vendor",
-  "node_modules",
-  "__snapshots__",
-  "__generated__",
-  "coverage",
-  ".next",
-  ".nuxt",
-]);
-
-const GENERATED_SUFFIXES = [
-  ".min.js",
-  ".min.mjs",
-  ".min.css",
-  ".map",
-  ".snap",
-  ".pb.go",
-  "_pb2.py",
-  "_pb2_grpc.py",
-  ".pb.cc",
-  ".pb.h",
-  ".g.dart",
-  ".freezed.dart",
-];
 
 const TEST_DIRECTORIES = new Set([
   "test",
@@ -83,9 +59,10 @@ const CONFIG_EXTENSIONS = new Set([
 ]);
 
 /**
- * Classifies a repository path (forward slashes). Checked in order: generated (lock files,
- * build output, vendored code, minified files, source maps, snapshots), test, docs, config, and
- * source for everything else. Generated wins over test: a snapshot under `test/` is generated.
+ * Classifies a repository path (forward slashes). Checked in order: lockfile (by its name), test,
+ * docs, config, and source for everything else. A folder's name (`build/`, `vendor/`, `dist/`) or
+ * a suffix says nothing of who wrote a file: such a file is reviewed unless the repository says
+ * it is generated (exclusionOf).
  */
 export function classifyPath(path: string): PathKind {
   const segments = path.split("/");
@@ -94,9 +71,7 @@ export function classifyPath(path: string): PathKind {
   const directories = segments.slice(0, -1);
   const extension = extensionOf(name);
 
-  if (GENERATED_NAMES.has(name)) return "generated";
-  if (GENERATED_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "generated";
-  if (directories.some((directory) => GENERATED_DIRECTORIES.has(directory))) return "generated";
+  if (LOCKFILE_NAMES.has(name)) return "lockfile";
 
   if (
     isTestName(originalName) ||

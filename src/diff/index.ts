@@ -2,6 +2,8 @@
 // Other folders import only from here; this lists what they use today.
 export { ChangedLineIndex } from "./changed-line-index.js";
 export type { DiffFile, DiffLine } from "./diff-file.js";
+export { type Exclusion, exclusionOf, type FileEvidence } from "./exclusion-of.js";
+export { hasTextExtension } from "./has-text-extension.js";
 export { type MappedLines, mapLinesThroughPatch } from "./map-lines-through-patch.js";
 export { packDiff } from "./pack-diff.js";
 export { parsePatch } from "./parse-patch.js";

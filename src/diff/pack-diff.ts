@@ -1,17 +1,17 @@
 import { classifyPath, type PathKind } from "./classify-path.js";
 import type { DiffFile } from "./diff-file.js";
+import { type Exclusion, exclusionOf, type FileEvidence } from "./exclusion-of.js";
 import { measureDiffFile } from "./measure-diff-file.js";
 import { quoteGitPath } from "./quote-git-path.js";
 import { renderDiffFile } from "./render-diff-file.js";
 
 /**
  * Why a changed file is not in the packed diff:
- * - generated: lock file, build output, vendored, minified, source map, snapshot (classifyPath);
- * - binary: no text to show;
+ * - lockfile, generated, binary, not-text: no model is given it (exclusionOf);
  * - too-large: its diff alone exceeds the whole budget;
  * - over-budget: it would fit alone, but not with the files ranked before it.
  */
-export type OmissionReason = "generated" | "binary" | "too-large" | "over-budget";
+export type OmissionReason = Exclusion | "too-large" | "over-budget";
 
 export interface OmittedFile {
   path: string;
@@ -28,6 +28,8 @@ export interface PackedDiff {
 export interface PackDiffOptions {
   /** End the text with a list of the omitted files, within the budget. Default true. */
   listOmitted?: boolean;
+  /** What the head says of the files (generated, text): see exclusionOf. */
+  evidence?: FileEvidence | undefined;
 }
 
 /** At most this many omitted paths are named in the text; the rest are counted. */
@@ -38,7 +40,7 @@ const KIND_RANK: Record<PathKind, number> = {
   config: 1,
   test: 2,
   docs: 3,
-  generated: 4,
+  lockfile: 4,
 };
 
 interface Candidate {
@@ -76,10 +78,9 @@ export function packDiff(
 
   files.forEach((file, order) => {
     const kind = classifyPath(file.path);
-    if (kind === "generated") {
-      omitted.push({ path: file.path, reason: "generated" });
-    } else if (file.binary) {
-      omitted.push({ path: file.path, reason: "binary" });
+    const exclusion = exclusionOf(file, options.evidence);
+    if (exclusion !== null) {
+      omitted.push({ path: file.path, reason: exclusion });
     } else {
       const size = measureDiffFile(file, RENDER_OPTIONS);
       if (size > budget) {
@@ -130,8 +131,10 @@ export function packDiff(
 const NOTE_ORDER: Record<OmissionReason, number> = {
   "over-budget": 0,
   "too-large": 1,
-  binary: 2,
-  generated: 3,
+  "not-text": 2,
+  binary: 3,
+  generated: 4,
+  lockfile: 5,
 };
 
 function omissionNote(omitted: readonly OmittedFile[]): string {

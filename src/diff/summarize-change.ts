@@ -1,11 +1,12 @@
 import { classifyPath, type PathKind } from "./classify-path.js";
 import type { DiffFile, DiffHunk } from "./diff-file.js";
+import { type Exclusion, exclusionOf, type FileEvidence } from "./exclusion-of.js";
 import { measureHunk } from "./measure-diff-file.js";
 import { quoteGitPath } from "./quote-git-path.js";
 import { renderFileHeader, renderHunk } from "./render-diff-file.js";
 
 /** Why a changed file has no hunk in the summary at all, when it is not for lack of room. */
-export type SummaryExclusion = "generated" | "binary";
+export type SummaryExclusion = Exclusion;
 
 export interface ChangeSummary {
   /**
@@ -17,7 +18,7 @@ export interface ChangeSummary {
   hunks: string;
   /** Files with at least one hunk in `hunks`. */
   shown: string[];
-  /** Files no hunk of which can be shown (generated, binary): not reviewed. */
+  /** Files no model is given (lockfile, generated, binary, not-text): not reviewed. */
   excluded: { path: string; reason: SummaryExclusion }[];
 }
 
@@ -35,13 +36,15 @@ export interface SummarizeOptions {
    */
   listed?: readonly DiffFile[];
   unshownNote?: string;
+  /** What the head says of the files (generated, text): see exclusionOf. */
+  evidence?: FileEvidence | undefined;
 }
 
 /** About 25,000 characters of listing: a 3,000-file change must not outweigh its hunks. */
 const DEFAULT_MAX_LISTED = 500;
 
-/** Source first: that is where a defect ships; docs last. Generated files are never shown. */
-const KIND_RANK: Record<Exclude<PathKind, "generated">, number> = {
+/** Source first: that is where a defect ships; docs last. Lockfiles are never shown. */
+const KIND_RANK: Record<Exclude<PathKind, "lockfile">, number> = {
   source: 0,
   config: 1,
   test: 2,
@@ -86,8 +89,9 @@ export function summarizeChange(
   files.forEach((file, fileIndex) => {
     if (notes.has(file.path)) return;
     const kind = classifyPath(file.path);
-    if (kind === "generated" || file.binary) {
-      excluded.push({ path: file.path, reason: kind === "generated" ? "generated" : "binary" });
+    const exclusion = exclusionOf(file, options.evidence);
+    if (exclusion !== null || kind === "lockfile") {
+      excluded.push({ path: file.path, reason: exclusion ?? "lockfile" });
       return;
     }
     file.hunks.forEach((hunk, hunkIndex) => {
@@ -175,9 +179,15 @@ function describeFile(file: DiffFile): string {
   return `${file.status} ${quote(file.path)} (${size})`;
 }
 
+const EXCLUDED_NOTES: Record<SummaryExclusion, string> = {
+  lockfile: "— lockfile, not reviewed (its hosts and install scripts are checked apart)",
+  generated: "— generated, not reviewed",
+  binary: "— binary, not reviewed",
+  "not-text": "— no text diff (git treats this source file as binary), not reviewed",
+};
+
 function excludedNote(reason: SummaryExclusion | undefined): string | undefined {
-  if (reason === undefined) return undefined;
-  return reason === "generated" ? "— generated, not reviewed" : "— binary, not reviewed";
+  return reason === undefined ? undefined : EXCLUDED_NOTES[reason];
 }
 
 function shownNote(file: DiffFile, shown: number): string {

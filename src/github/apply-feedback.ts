@@ -3,7 +3,7 @@ import {
   applyDismissals,
   type Cluster,
   type Consensus,
-  type DismissalSubject,
+  type RepositoryDismissal,
 } from "../consensus/index.js";
 import type { StoredFeedback, StoredRound } from "../run/store/index.js";
 import type { GadflyMetrics } from "../server/index.js";
@@ -38,13 +38,25 @@ export async function applyFeedback(
     deps.permissions,
   );
   const here = dismissedHere(await deps.store.feedback(round.repo, round.pullNumber));
-  const elsewhere: DismissalSubject[] = scope.learn
+  const elsewhere: RepositoryDismissal[] = scope.learn
     ? (await deps.store.repoDismissals(round.repo)).flatMap((dismissal) =>
         dismissal.pullNumber === round.pullNumber ||
         dismissal.title === null ||
-        dismissal.file === null
+        dismissal.file === null ||
+        dismissal.line === null
           ? []
-          : [{ title: dismissal.title, file: dismissal.file }],
+          : [
+              {
+                pullNumber: dismissal.pullNumber,
+                actor: dismissal.actor,
+                kind: dismissal.kind,
+                title: dismissal.title,
+                file: dismissal.file,
+                line: dismissal.line,
+                endLine: dismissal.endLine ?? dismissal.line,
+                ...(dismissal.context === null ? {} : { context: dismissal.context }),
+              },
+            ],
       )
     : [];
   const applied = applyDismissals(consensus, { here, elsewhere });

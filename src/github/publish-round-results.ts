@@ -289,6 +289,7 @@ function savedFinding(cluster: Consensus["clusters"][number]) {
       confidence: cluster.representative.confidence,
       body: cluster.representative.body,
       ...(cluster.carried === undefined ? {} : { since: cluster.carried.since }),
+      ...(cluster.context === undefined ? {} : { context: cluster.context }),
     },
   };
 }

@@ -26,7 +26,8 @@ export interface ReviewScopeInput {
  * GitHub lists only in part (300 files) or cannot give (an error past Octokit's retries, passed
  * to `onError` and said on the board). A step file outside the PR's own files came from the
  * base (a merge of the base branch into the PR) and is not the author's change: it is left out.
- * A step file without a patch (too large, binary) is reviewed by its whole-PR patch.
+ * A step file without a patch (too large, binary), or whose patch does not parse, is reviewed by
+ * its whole-PR patch: one broken patch never fails the round.
  */
 export async function readReviewScope(
   octokit: GitHubClient,
@@ -64,15 +65,9 @@ export async function readReviewScope(
   for (const entry of listed) {
     const pullFile = whole.get(entry.filename);
     if (pullFile === undefined) continue;
-    if (entry.patch !== undefined && entry.patch !== "") {
-      files.push(
-        parsePatch(entry.filename, entry.patch, {
-          status: entry.status,
-          ...(entry.previous_filename === undefined
-            ? {}
-            : { previousPath: entry.previous_filename }),
-        }),
-      );
+    const step = entry.patch ? stepPatch(entry) : null;
+    if (step !== null) {
+      files.push(step);
     } else {
       files.push(pullFile);
       wholePatch.push(pullFile.path);
@@ -84,4 +79,19 @@ export async function readReviewScope(
     files,
     ...(wholePatch.length === 0 ? {} : { wholePatch }),
   };
+}
+
+type ComparedFile = NonNullable<
+  Awaited<ReturnType<GitHubClient["rest"]["repos"]["compareCommitsWithBasehead"]>>["data"]["files"]
+>[number];
+
+function stepPatch(entry: ComparedFile): DiffFile | null {
+  try {
+    return parsePatch(entry.filename, entry.patch ?? "", {
+      status: entry.status,
+      ...(entry.previous_filename === undefined ? {} : { previousPath: entry.previous_filename }),
+    });
+  } catch {
+    return null;
+  }
 }

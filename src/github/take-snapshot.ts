@@ -1,7 +1,6 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { DiffFile } from "../diff/index.js";
-import { parsePatch, parseUnifiedDiff } from "../diff/index.js";
 import type { NotReviewed } from "../run/index.js";
 import {
   DEFAULT_EXTRACT_LIMITS,
@@ -10,6 +9,7 @@ import {
   unlistedSkipsNote,
 } from "./extract-tarball.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
+import { readListedFiles } from "./read-listed-files.js";
 
 export interface PullRequestSnapshot {
   title: string;
@@ -67,34 +67,7 @@ export async function takeSnapshot(
     pull_number: pullNumber,
     per_page: 100,
   });
-  const notReviewed: NotReviewed[] = [];
-  const files: DiffFile[] = [];
-  const missingPatch: string[] = [];
-  for (const entry of listed) {
-    const details = {
-      status: entry.status,
-      ...(entry.previous_filename === undefined ? {} : { previousPath: entry.previous_filename }),
-    };
-    if (entry.patch !== undefined && entry.patch !== "") {
-      files.push(parsePatch(entry.filename, entry.patch, details));
-    } else if (entry.changes > 0) {
-      missingPatch.push(entry.filename);
-    } else {
-      files.push({
-        ...parsePatch(entry.filename, "", details),
-        binary: entry.status !== "renamed",
-      });
-    }
-  }
-  if (missingPatch.length > 0) {
-    // GitHub leaves out the patch of a large file; the whole diff may still hold it.
-    const recovered = await diffFilesFor(octokit, repo, pullNumber, new Set(missingPatch));
-    for (const path of missingPatch) {
-      const file = recovered.get(path);
-      if (file === undefined) notReviewed.push({ path, reason: "too-large" });
-      else files.push(file);
-    }
-  }
+  const { files, notReviewed } = await readListedFiles(octokit, repo, pullNumber, listed);
   if (pull.changed_files > MAX_LISTED_FILES) {
     notReviewed.push({
       path: `(${pull.changed_files - MAX_LISTED_FILES} more files GitHub does not list)`,
@@ -133,30 +106,6 @@ export async function takeSnapshot(
     workspaceDir,
     workspaceSource,
   };
-}
-
-async function diffFilesFor(
-  octokit: GitHubClient,
-  repo: RepoRef,
-  pullNumber: number,
-  paths: ReadonlySet<string>,
-): Promise<Map<string, DiffFile>> {
-  try {
-    const { data } = await octokit.rest.pulls.get({
-      ...repo,
-      pull_number: pullNumber,
-      mediaType: { format: "diff" },
-    });
-    const text = data as unknown as string;
-    return new Map(
-      parseUnifiedDiff(text)
-        .filter((file) => paths.has(file.path))
-        .map((file) => [file.path, file]),
-    );
-  } catch {
-    // Too large for GitHub to render (406) or unparsable: those files are listed as not reviewed.
-    return new Map();
-  }
 }
 
 async function downloadTree(

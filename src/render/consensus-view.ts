@@ -1,6 +1,8 @@
 import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
+import { type CoverageView, coverageView } from "./coverage-view.js";
 import { type FindingRow, findingRow } from "./finding-row.js";
+import { type HeldBackView, heldBackView } from "./held-back-view.js";
 import type { LensMetadata } from "./lens-metadata.js";
 import { type ModelView, modelView, noVerdictLabel } from "./model-view.js";
 import { roundUsageLine } from "./usage-line.js";
@@ -27,7 +29,7 @@ interface RowTable {
   omitted: number;
 }
 
-export interface ConsensusView {
+export interface ConsensusView extends CoverageView, HeldBackView {
   meta: string | null;
   modelCount: number;
   noModel: boolean;
@@ -112,6 +114,8 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
     disputed: rows((c) => c.disputed === true),
     heldBackByDismissals: consensus.heldBackByDismissals ?? 0,
+    ...coverageView(consensus, rowLimit),
+    ...heldBackView(consensus, rowLimit),
     usage:
       consensus.usage === undefined
         ? null

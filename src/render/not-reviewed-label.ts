@@ -12,9 +12,13 @@ const LABELS: Record<NotReviewedReason, string> = {
   unsupported: "not a regular file",
   refused: "a path the snapshot refused to write",
   "over-limit": "past the snapshot's limits",
+  unparsable: "its patch from GitHub did not parse",
+  "no-patch": "GitHub gave no patch for it",
+  "not-text": "a source file git treats as binary (NUL byte): no text diff",
+  lockfile: "lockfile (not sent to models; see the lockfile check)",
 };
 
 /** Why a file was not reviewed, in words: the board and the CLI say it the same way. */
-export function notReviewedLabel(reason: NotReviewedReason): string {
-  return LABELS[reason];
+export function notReviewedLabel(reason: NotReviewedReason | string): string {
+  return Object.hasOwn(LABELS, reason) ? LABELS[reason as NotReviewedReason] : reason;
 }

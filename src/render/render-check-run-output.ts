@@ -66,7 +66,14 @@ export function renderCheckRunOutput(
 function checkTitle(consensus: Consensus): string {
   // A light step is by design, not a gap: said after the verdict, not as partial.
   const step = consensus.budget?.step === undefined ? "" : ` — ${consensus.budget.step}`;
-  if (consensus.budget?.stepEmpty === true) return `${consensus.verdict}${step}`;
+  // A file no model reviewed makes every verdict partial: the summary names each one.
+  const files = consensus.notReviewed?.length ?? 0;
+  const unreviewed = files === 0 ? [] : [`${files} file${files === 1 ? "" : "s"} not reviewed`];
+  if (consensus.budget?.stepEmpty === true) {
+    return unreviewed.length === 0
+      ? `${consensus.verdict}${step}`
+      : `${consensus.verdict} (partial: ${unreviewed[0]})${step}`;
+  }
   if (consensus.modelCount === 0) {
     // A daily cap already reached when the round began: nothing ran, and the title says why.
     const reached = consensus.budget?.reached;
@@ -92,7 +99,7 @@ function checkTitle(consensus: Consensus): string {
       : [`budget reached — ${consensus.budget.reached}`]),
     ...(consensus.budget?.downshift === undefined ? [] : [consensus.budget.downshift]),
   ];
-  const parts = [...budget, ...(gaps.length === 0 ? [] : [gaps.join(", ")])];
+  const parts = [...budget, ...(gaps.length === 0 ? [] : [gaps.join(", ")]), ...unreviewed];
   return parts.length === 0
     ? `${consensus.verdict}${step}`
     : `${consensus.verdict} (partial: ${parts.join("; ")})${step}`;

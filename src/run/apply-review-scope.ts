@@ -20,7 +20,7 @@ export function applyReviewScope(
   const since = scope.since.slice(0, 7);
   const packed =
     change.promptStyle === "full-diff"
-      ? packDiff(reviewed, FULL_DIFF_BUDGET_CHARS)
+      ? packDiff(reviewed, FULL_DIFF_BUDGET_CHARS, { evidence: change.evidence })
       : compactStep(change, reviewed, diffBudgetChars, since);
   const count = `${reviewed.length} file${reviewed.length === 1 ? "" : "s"}`;
   return {
@@ -62,6 +62,7 @@ function compactStep(
     listed: change.files,
     notes,
     unshownNote: UNCHANGED,
+    evidence: change.evidence,
   });
   const unchanged = summary.listing.filter((line) => line.endsWith(` ${UNCHANGED}`));
   const rest = summary.listing.filter((line) => !line.endsWith(` ${UNCHANGED}`));

@@ -1,5 +1,5 @@
 import type { PromptStyle, RepositoryConvention } from "../agent/index.js";
-import type { DiffFile } from "../diff/index.js";
+import type { DiffFile, FileEvidence } from "../diff/index.js";
 import type { NotReviewed } from "./round-status.js";
 
 /**
@@ -28,6 +28,8 @@ export interface ChangeSet {
   promptStyle?: PromptStyle;
   /** Files left out of the review, and why: listed on the board when the round ends. */
   notReviewed: NotReviewed[];
+  /** What the head's tree said of the files (generated, text), when it was read. */
+  evidence?: FileEvidence;
   /** A directory holding the head tree; the reviewers' tools read it. */
   workspaceDir: string;
   /**

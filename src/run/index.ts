@@ -3,6 +3,7 @@
 // so that the CLI, which needs only the round, does not load pg, pg-boss or better-sqlite3.
 export type { ChangeSet, FullReviewReason, ReviewScope } from "./change-set.js";
 export { CoalescedWriter } from "./coalesced-writer.js";
+export { codeContext } from "./code-context.js";
 export { collectSecrets } from "./collect-secrets.js";
 export {
   type ChallengeRecord,

@@ -1,6 +1,6 @@
 import type { PromptStyle } from "../agent/index.js";
-import { type IgnoreMatcher, type IgnoreVerdict, ignoreMatcher } from "../config/index.js";
-import type { DiffFile } from "../diff/index.js";
+import { ignoreMatcher } from "../config/index.js";
+import type { DiffFile, FileEvidence } from "../diff/index.js";
 import { packDiff, summarizeChange } from "../diff/index.js";
 import type { ChangeSet } from "./change-set.js";
 import {
@@ -27,6 +27,13 @@ export interface ChangeSetSource {
   conventionFiles?: readonly ConventionFile[];
   /** The repository config's instructions: those whose globs match a changed path are given. */
   instructions?: readonly ConventionInstruction[];
+  /**
+   * What the head's tree says of the files (readFileEvidence): without it nothing is generated
+   * and git's binary mark is taken as it is.
+   */
+  evidence?: FileEvidence | undefined;
+  /** The base's `.gitattributes`, for readFileEvidence; null or absent when it has none. */
+  attributes?: string | null;
 }
 
 /** Applies the ignore globs and packs the rest into the reviewers' budget; nothing is dropped silently. */
@@ -37,7 +44,9 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
   const notReviewed: NotReviewed[] = [];
   const reviewed: DiffFile[] = [];
   for (const file of source.files) {
-    const verdict = ignoreVerdict(matcher, file);
+    // The path the file has at the head (a deleted file's old one): a rename out of an
+    // ignored folder brings new code under review, so its old path decides nothing.
+    const verdict = matcher.check(file.path);
     if (verdict === "kept") reviewed.push(file);
     else if (verdict === "ignored") notReviewed.push({ path: file.path, reason: "ignored" });
     // Once the matching budget is spent, the files left could not be checked against the
@@ -52,7 +61,7 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
   const shown =
     promptStyle === "compact"
       ? compactView(source, notReviewed)
-      : fullDiffView(reviewed, notReviewed);
+      : fullDiffView(reviewed, notReviewed, source.evidence);
   const seen = new Set(notReviewed.map((entry) => entry.path));
   for (const entry of source.alsoNotReviewed ?? []) {
     if (!seen.has(entry.path)) notReviewed.push(entry);
@@ -67,6 +76,7 @@ export function prepareChangeSet(source: ChangeSetSource): ChangeSet {
     ...(shown.listing === undefined ? {} : { listing: shown.listing }),
     promptStyle,
     notReviewed,
+    ...(source.evidence === undefined ? {} : { evidence: source.evidence }),
     workspaceDir: source.workspaceDir,
     conventions: conventionsFor({
       files: source.conventionFiles ?? [],
@@ -100,29 +110,30 @@ const NOT_REVIEWED_NOTE: Partial<Record<NotReviewed["reason"], string>> = {
 
 /**
  * Every file listed, the best hunks within the budget; files left out for room are still
- * reviewed (get_diff reads them), so only generated and binary files join `notReviewed`.
+ * reviewed (get_diff reads them), so only lockfiles, generated and binary files (exclusionOf)
+ * join `notReviewed`.
  */
 function compactView(source: ChangeSetSource, notReviewed: NotReviewed[]): FirstMessageView {
   const notes = new Map<string, string>();
   for (const entry of notReviewed) {
     notes.set(entry.path, NOT_REVIEWED_NOTE[entry.reason] ?? "— not reviewed");
   }
-  const summary = summarizeChange(source.files, source.diffBudgetChars, { notes });
+  const summary = summarizeChange(source.files, source.diffBudgetChars, {
+    notes,
+    evidence: source.evidence,
+  });
   for (const excluded of summary.excluded) notReviewed.push(excluded);
   return { diff: summary.hunks, included: summary.shown, listing: summary.listing };
 }
 
 /** Whole files packed into the old budget; what does not fit is not reviewed. */
-function fullDiffView(reviewed: readonly DiffFile[], notReviewed: NotReviewed[]): FirstMessageView {
-  const packed = packDiff(reviewed, FULL_DIFF_BUDGET_CHARS);
+function fullDiffView(
+  reviewed: readonly DiffFile[],
+  notReviewed: NotReviewed[],
+  evidence: FileEvidence | undefined,
+): FirstMessageView {
+  const packed = packDiff(reviewed, FULL_DIFF_BUDGET_CHARS, { evidence });
   for (const omitted of packed.omitted)
     notReviewed.push({ path: omitted.path, reason: omitted.reason });
   return { diff: packed.text, included: packed.included };
-}
-
-/** A file is ignored when a glob matches its path or, for a rename, its old path. */
-function ignoreVerdict(matcher: IgnoreMatcher, file: DiffFile): IgnoreVerdict {
-  const verdict = matcher.check(file.path);
-  if (verdict !== "kept" || file.oldPath === null) return verdict;
-  return matcher.check(file.oldPath);
 }

@@ -7,12 +7,14 @@ import { createRedactor } from "../llm/index.js";
 import { systemClock } from "../time/index.js";
 import { applyReviewScope } from "./apply-review-scope.js";
 import type { ChangeSet, ReviewScope } from "./change-set.js";
+import { checkLockfiles } from "./check-lockfiles.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { challengeResults, runCrossExaminationPhase } from "./cross-examination-phase.js";
 import type { ChallengeRecord } from "./cross-examine.js";
 import { downshiftPlan } from "./downshift-plan.js";
 import { planCarry } from "./plan-carry.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
+import { readFileEvidence } from "./read-file-evidence.js";
 import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./recheck-findings.js";
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
@@ -76,8 +78,12 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     promptStyle,
     ...rest
   } = options;
+  const evidence =
+    source.evidence ??
+    (await readFileEvidence(source.workspaceDir, source.files, source.attributes ?? null));
   const prepared = prepareChangeSet({
     ...source,
+    evidence,
     diffBudgetChars: options.plan.review.diffBudgetChars,
     ...(promptStyle === undefined ? {} : { promptStyle }),
     ignore: options.plan.ignore,
@@ -158,6 +164,8 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
       status = { ...status, budget: { ...status.budget, step: note, stepEmpty: true } };
     }
   }
+  // No model reads a lockfile: what it fetches and runs is listed by a check of its own.
+  const lockfiles = checkLockfiles(source.files);
   // Re-checks are model sessions too: the bill counts them with the challenges.
   const usage = roundUsage({
     reports,
@@ -170,6 +178,8 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     status,
     consensus: {
       ...consensus,
+      ...(change.notReviewed.length === 0 ? {} : { notReviewed: change.notReviewed }),
+      ...(lockfiles === null ? {} : { lockfiles }),
       usage,
       ...(status.budget === undefined ? {} : { budget: status.budget }),
     },

@@ -47,6 +47,10 @@ export interface CrossExaminationStatus {
  * `ignore-unchecked`: the ignore globs' matching budget ran out before the file was checked.
  * `unsafe-link`, `unsupported`, `refused`, `over-limit`: the snapshot left the file out (a link
  * out of the tree, not a regular file, a path the extractor refused, past the archive's limits).
+ * `unparsable`: GitHub's patch of the file did not parse (and the whole diff did not give it).
+ * `no-patch`: GitHub listed the file with no patch and its whole diff could not say what changed.
+ * `not-text`: a source file git calls binary (a NUL byte): there is no text diff to review.
+ * `lockfile`: a lockfile, not sent to models; the lockfile check lists its hosts and scripts.
  */
 export const NOT_REVIEWED_REASONS = [
   "binary",
@@ -60,6 +64,10 @@ export const NOT_REVIEWED_REASONS = [
   "unsupported",
   "refused",
   "over-limit",
+  "unparsable",
+  "no-patch",
+  "not-text",
+  "lockfile",
 ] as const;
 export type NotReviewedReason = (typeof NOT_REVIEWED_REASONS)[number];
 

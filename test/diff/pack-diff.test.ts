@@ -19,19 +19,25 @@ function textFile(path: string, addedLines: number): DiffFile {
 const sizeOf = (file: DiffFile): number => renderDiffFile(file, { quoteNonAscii: false }).length;
 
 describe("packDiff", () => {
-  it("leaves generated and binary files out, saying why", () => {
+  it("leaves lockfiles, generated and binary files out, saying why", () => {
     const files = parseUnifiedDiff(
       readFileSync(new URL("fixtures/github-pr.diff", import.meta.url), "utf8"),
     );
     const lock = textFile("package-lock.json", 3);
-    const packed = packDiff([...files, lock], 1_000_000);
+    const generated = textFile("src/gen/client.ts", 3);
+    const built = textFile("build/app.js", 3);
+    const evidence = { generated: new Set(["src/gen/client.ts"]), textual: new Set<string>() };
+    const packed = packDiff([...files, lock, generated, built], 1_000_000, { evidence });
     expect(packed.omitted).toEqual([
       { path: "assets/logo.png", reason: "binary" },
-      { path: "package-lock.json", reason: "generated" },
+      { path: "package-lock.json", reason: "lockfile" },
+      { path: "src/gen/client.ts", reason: "generated" },
     ]);
-    expect(packed.included).toHaveLength(files.length - 1);
+    // A `build/` folder is no evidence: the file is packed.
+    expect(packed.included).toContain("build/app.js");
+    expect(packed.included).toHaveLength(files.length);
     expect(packed.text).not.toContain("diff --git a/package-lock.json");
-    expect(packed.text).toContain("# - package-lock.json (generated)");
+    expect(packed.text).toContain("# - package-lock.json (lockfile)");
     expect(packed.text).toContain("diff --git a/src/spécial name.ts b/src/spécial name.ts");
   });
 

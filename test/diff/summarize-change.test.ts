@@ -93,9 +93,9 @@ describe("summarizeChange", () => {
       "modified src/small.ts (+2 -0) — not shown (1 hunk)",
       "modified src/big.ts (+23 -0) — not shown (2 hunks)",
       "deleted src/old.ts (+0 -25) — not shown (1 hunk)",
-      "modified package-lock.json (+50 -0) — generated, not reviewed",
+      "modified package-lock.json (+50 -0) — lockfile, not reviewed (its hosts and install scripts are checked apart)",
     ]);
-    expect(summary.excluded).toEqual([{ path: "package-lock.json", reason: "generated" }]);
+    expect(summary.excluded).toEqual([{ path: "package-lock.json", reason: "lockfile" }]);
   });
 
   it("never exceeds the budget and leaves a hunk over a third of it to the tools", () => {

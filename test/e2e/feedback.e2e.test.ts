@@ -294,7 +294,7 @@ describe("feedback on findings", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("holds back a finding like the dismissed one in another PR of the opted-in repository, and says so", async () => {
+  it("cannot be baited: a high, multi-model finding like one dismissed in another PR is still shown", async () => {
     const { github } = stack;
     const second = github.addPullRequest({
       ...REPO,
@@ -305,12 +305,14 @@ describe("feedback on findings", { timeout: 60_000 }, () => {
     await waitFor(() => completed(second.headSha).length === 1, 30_000);
     await waitFor(() => consensusOf(second) !== "");
 
+    // The dismissal was of a finding in another file: a sibling file and a like title no longer
+    // hold anything back, and a high finding every model reports never is (learn: repo).
     const body = consensusOf(second);
-    expect(body).toContain("1 finding held back by earlier dismissals");
-    expect(body).not.toContain("Admin token compared");
+    expect(body).not.toContain("held back by earlier dismissals");
+    expect(body).toContain("Admin token compared with `==` leaks timing");
     expect(body).toContain("is NaN when the variable is unset");
-    await waitFor(() => topLevel(second).length === 1);
-    expect(topLevel(second).map((comment) => comment.line)).toEqual([20]);
+    await waitFor(() => topLevel(second).length === 2);
+    expect(topLevel(second).map((comment) => comment.line)).toEqual([10, 20]);
   });
 
   it("`@gadfly undismiss` reverses: the next round shows the finding as open again", async () => {

@@ -216,11 +216,13 @@ describe("the repository's conventions in a round", () => {
     expect(security).toContain("Prefer named exports.");
     expect(correctness).toBe(security);
     // Read at the pull request's base SHA.
+    // The convention files; the base's .gitattributes is read too (what is generated).
     const reads = github.requests({
       method: "GET",
       path: `/repos/octo-org/${repo.repo}/contents/**`,
     });
-    expect(reads).toHaveLength(5);
+    expect(reads.filter((request) => !request.path.endsWith("/.gitattributes"))).toHaveLength(5);
+    expect(reads).toHaveLength(6);
     expect(new Set(reads.map((request) => request.query.ref))).toEqual(new Set([pr.baseSha]));
   });
 
@@ -372,7 +374,10 @@ describe("loadConventionFiles", () => {
 
 describe("the process's convention cache", () => {
   const contentReads = (repo: { repo: string }) =>
-    github.requests({ method: "GET", path: `/repos/octo-org/${repo.repo}/contents/**` }).length;
+    // The convention files only: the base's .gitattributes is read once per round, uncached.
+    github
+      .requests({ method: "GET", path: `/repos/octo-org/${repo.repo}/contents/**` })
+      .filter((request) => !request.path.endsWith("/.gitattributes")).length;
 
   it("reads a base's files once: a second round at the same base asks GitHub for none of them", async () => {
     const repo = newRepository({ "AGENTS.md": "Prefer small functions.\n" });

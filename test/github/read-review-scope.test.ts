@@ -73,6 +73,36 @@ describe("readReviewScope", () => {
     expect(github.requests({ method: "GET", path: "/repos/octo/step/compare/*" })).toHaveLength(1);
   });
 
+  it("reviews a step file whose patch does not parse by its whole-PR patch, never failing", async () => {
+    const { repo, pr } = await pullRequest("broken-step");
+    const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }]);
+    const files = await pullFiles(repo, pr.number);
+    // GitHub's real answer, its one patch broken on the way.
+    const compare = octokit.rest.repos.compareCommitsWithBasehead;
+    const broken = {
+      ...octokit,
+      rest: {
+        ...octokit.rest,
+        repos: {
+          ...octokit.rest.repos,
+          compareCommitsWithBasehead: async (params: Parameters<typeof compare>[0]) => {
+            const answer = await compare(params);
+            for (const file of answer.data.files ?? []) file.patch = "@@ -1,3 +1,3 @@\n+one";
+            return answer;
+          },
+        },
+      },
+    } as unknown as GitHubClient;
+
+    const scope = await readReviewScope(broken, repo, {
+      previousHeadSha: pr.headSha,
+      headSha: pushed.headSha,
+      forceFull: false,
+      pullFiles: files,
+    });
+    expect(scope).toMatchObject({ kind: "incremental", wholePatch: ["src/b.ts"] });
+  });
+
   it("falls back to a full review after a force-push that rewrote the history", async () => {
     const { repo, pr } = await pullRequest("rebased");
     const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }], {

@@ -42,11 +42,11 @@ describe("prepareChangeSet", () => {
       "added vendor/lib.js (+1 -0) — ignored by the repository's config, not reviewed",
       "added src/app.ts (+1 -0) — shown below",
       "added src/other.ts (+1 -0) — not shown (1 hunk)",
-      "added package-lock.json (+1 -0) — generated, not reviewed",
+      "added package-lock.json (+1 -0) — lockfile, not reviewed (its hosts and install scripts are checked apart)",
     ]);
     expect(change.notReviewed).toEqual([
       { path: "vendor/lib.js", reason: "ignored" },
-      { path: "package-lock.json", reason: "generated" },
+      { path: "package-lock.json", reason: "lockfile" },
     ]);
     // The full-diff baseline packs whole files into the old budget and lists no statuses.
     const full = prepareChangeSet({ ...source(files, ["vendor/**"]), promptStyle: "full-diff" });
@@ -54,15 +54,27 @@ describe("prepareChangeSet", () => {
     expect(full.included).toEqual(["src/app.ts", "src/other.ts"]);
   });
 
-  it("lists ignored files as not reviewed, matching a rename's old path too", () => {
-    const renamed: DiffFile = { ...addedFile("src/moved.ts"), oldPath: "vendor/moved.ts" };
+  it("matches the path a file has at the head: a rename out of an ignored path is reviewed", () => {
+    const renamedOut: DiffFile = {
+      ...addedFile("src/admin.ts"),
+      status: "renamed",
+      oldPath: "vendor/admin.ts",
+    };
+    const renamedIn: DiffFile = {
+      ...addedFile("vendor/moved.ts"),
+      status: "renamed",
+      oldPath: "src/moved.ts",
+    };
     const change = prepareChangeSet(
-      source([addedFile("vendor/lib.js"), addedFile("src/app.ts"), renamed], ["vendor/**"]),
+      source(
+        [addedFile("vendor/lib.js"), addedFile("src/app.ts"), renamedOut, renamedIn],
+        ["vendor/**"],
+      ),
     );
-    expect(change.included).toEqual(["src/app.ts"]);
+    expect(change.included).toEqual(["src/app.ts", "src/admin.ts"]);
     expect(change.notReviewed).toEqual([
       { path: "vendor/lib.js", reason: "ignored" },
-      { path: "src/moved.ts", reason: "ignored" },
+      { path: "vendor/moved.ts", reason: "ignored" },
     ]);
   });
 

@@ -9,6 +9,7 @@ import { endStopped, failRound } from "./end-round.js";
 import { openRound } from "./open-round.js";
 import { reviewPullRequest } from "./review-pull-request.js";
 import { openRoundRun, type PreparedRound, type RoundRun } from "./round-run.js";
+import { withCodeContexts } from "./with-code-contexts.js";
 
 /**
  * Runs one claimed round end to end, and never throws. Its steps, in order:
@@ -75,7 +76,7 @@ async function publish(run: RoundRun, review: ReviewChangeResult, previous: Prev
   const { round, deps, prepared } = run;
   const consensus = await applyFeedback(
     run.octokit,
-    review.consensus,
+    await withCodeContexts(review.consensus, run.workspaceDir),
     { round, learn: prepared.plan.learn === "repo" },
     deps,
   );

@@ -208,6 +208,11 @@ export interface RepoDismissal {
   /** Null when no round of the PR saved the finding (e.g. the rounds were pruned). */
   title: string | null;
   file: string | null;
+  line: number | null;
+  /** From the saved detail; null on findings saved without one. */
+  endLine: number | null;
+  /** The normalized code at its lines when it was published (codeContext); null when unknown. */
+  context: string | null;
 }
 
 /**

@@ -141,7 +141,7 @@ function findingDetailFromJson(text: string): PreviousFindingDetail | undefined 
   }
   if (typeof value !== "object" || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const { endLine, models, confirmedBy, lens, confidence, body, since } = record;
+  const { endLine, models, confirmedBy, lens, confidence, body, since, context } = record;
   if (typeof endLine !== "number" || !Number.isInteger(endLine) || endLine < 1) return undefined;
   if (!isStringList(models) || models.length === 0) return undefined;
   if (typeof lens !== "string" || typeof body !== "string") return undefined;
@@ -155,6 +155,7 @@ function findingDetailFromJson(text: string): PreviousFindingDetail | undefined 
   };
   if (isStringList(confirmedBy)) detail.confirmedBy = confirmedBy;
   if (typeof since === "number" && Number.isInteger(since) && since > 0) detail.since = since;
+  if (typeof context === "string" && /^[0-9a-f]{64}$/.test(context)) detail.context = context;
   return detail;
 }
 
@@ -320,7 +321,7 @@ export function repoDismissalsQuery(owner: string, repo: string): string {
         AND rf.fingerprint = f.fingerprint
       ORDER BY r.round_number DESC LIMIT 1) AS ${column}`;
   return `SELECT f.pull_number, f.fingerprint, f.kind, f.actor, f.reason, f.created_at,
-      ${published("title")}, ${published("file")}
+      ${published("title")}, ${published("file")}, ${published("line")}, ${published("detail")}
     FROM finding_feedback f
     WHERE f.owner = ${owner} AND f.repo = ${repo} AND f.kind IN ('dismiss', 'false_positive')
       AND f.id = (SELECT MAX(g.id) FROM finding_feedback g
@@ -339,9 +340,12 @@ export interface RepoDismissalRow {
   created_at: number | string;
   title: string | null;
   file: string | null;
+  line: number | string | null;
+  detail: string | null;
 }
 
 export function repoDismissalFromRow(row: RepoDismissalRow): RepoDismissal {
+  const detail = row.detail === null ? undefined : findingDetailFromJson(row.detail);
   return {
     pullNumber: Number(row.pull_number),
     fingerprint: row.fingerprint,
@@ -351,5 +355,8 @@ export function repoDismissalFromRow(row: RepoDismissalRow): RepoDismissal {
     createdAt: new Date(Number(row.created_at)),
     title: row.title,
     file: row.file,
+    line: row.line === null ? null : Number(row.line),
+    endLine: detail?.endLine ?? null,
+    context: detail?.context ?? null,
   };
 }

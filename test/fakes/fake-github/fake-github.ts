@@ -7,6 +7,7 @@ import {
   type FileContent,
   toBuffer,
 } from "./add-repository.js";
+import { buildModeChange } from "./build-mode-change.js";
 import { diffTrees } from "./diff-trees.js";
 import type { FakeState } from "./fake-state.js";
 import type { FaultScript, ScriptedFault } from "./fault-script.js";
@@ -158,6 +159,53 @@ export class FakeGitHub {
     const { repository, record } = this.#pullRequest(pullRequest);
     Object.assign(record, changes, { updatedAt: this.#parts.state.timestamp() });
     return this.#parts.state.pullRequestSnapshot(repository, record);
+  }
+
+  /**
+   * Marks a file of the PR as a mode change alone (`old mode`/`new mode`, content unchanged), as
+   * GitHub lists one: status `changed`, 0/0, no patch, and a header-only section in the `.diff`.
+   * The trees hold no modes, so a later push recomputes the files without it.
+   */
+  changeFileMode(pullRequest: PullRequestKey, path: string, mode = "100755"): void {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    const content = repository.commits.get(record.headSha)?.tree.get(path);
+    if (content === undefined) throw new Error(`${path} is not in the head of #${record.number}`);
+    const change = buildModeChange(path, mode, content);
+    record.files = [...record.files.filter((file) => file.filename !== path), change].sort(
+      (left, right) =>
+        left.filename < right.filename ? -1 : left.filename > right.filename ? 1 : 0,
+    );
+    record.diff = record.files.map((file) => file.diffText).join("");
+  }
+
+  /**
+   * Makes the files list show `path`'s row as GitHub sometimes does: its `patch` left out
+   * (`null`) or replaced, its counts replaced, and its `.diff` section unchanged or replaced
+   * (`diffSection`, e.g. one that does not parse either). For the app's handling of rows it
+   * cannot take at their word (a 0/0 row that has changes, a patch that does not parse).
+   */
+  misreportFile(
+    pullRequest: PullRequestKey,
+    path: string,
+    row: { patch?: string | null; additions?: number; deletions?: number; diffSection?: string },
+  ): void {
+    const { record } = this.#pullRequest(pullRequest);
+    record.files = record.files.map((file) => {
+      if (file.filename !== path) return file;
+      const { patch: _patch, ...rest } = file;
+      const patch = row.patch === undefined ? file.patch : (row.patch ?? undefined);
+      const additions = row.additions ?? file.additions;
+      const deletions = row.deletions ?? file.deletions;
+      return {
+        ...rest,
+        additions,
+        deletions,
+        changes: additions + deletions,
+        ...(patch === undefined ? {} : { patch }),
+        diffText: row.diffSection ?? file.diffText,
+      };
+    });
+    record.diff = record.files.map((file) => file.diffText).join("");
   }
 
   /** Seeds an issue comment written by someone (a human by default, or another bot). */

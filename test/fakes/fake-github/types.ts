@@ -37,7 +37,7 @@ export interface RepositoryRecord {
   nextIssueNumber: number;
 }
 
-export type FileStatus = "added" | "removed" | "modified" | "renamed";
+export type FileStatus = "added" | "removed" | "modified" | "renamed" | "changed";
 
 export interface FileChange {
   filename: string;

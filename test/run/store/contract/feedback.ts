@@ -138,7 +138,20 @@ export function runStoreContractFeedback(backend: RunStoreBackend): void {
         headSha: "s1",
         trigger: { kind: "push", deliveryId: "d1" },
       });
-      await t.store.saveFingerprints(round.id, [tokenFinding]);
+      const context = "a".repeat(64);
+      await t.store.saveFingerprints(round.id, [
+        {
+          ...tokenFinding,
+          detail: {
+            endLine: 14,
+            models: ["m"],
+            lens: "security",
+            confidence: "high",
+            body: "b",
+            context,
+          },
+        },
+      ]);
       const save = (
         fingerprint: string,
         kind: "dismiss" | "false_positive" | "undismiss" | "thumbs_down",
@@ -193,6 +206,12 @@ export function runStoreContractFeedback(backend: RunStoreBackend): void {
         [9, "bb", "dismiss", "lead", null, null],
       ]);
       expect(dismissals[0]?.reason).toBe("dismiss!");
+      // The place and the code it was at, for matching it only there (learn: repo).
+      expect(dismissals.map((d) => [d.line, d.endLine, d.context])).toEqual([
+        [12, 14, context],
+        [null, null, null],
+        [null, null, null],
+      ]);
       expect(await t.store.repoDismissals({ owner: "nobody", repo: "none" })).toEqual([]);
     });
   });
