@@ -1,9 +1,11 @@
 import type { Consensus } from "../consensus/index.js";
-import { notReviewedLabel } from "./not-reviewed-label.js";
+import { leavesGap, notReviewedLabel } from "./not-reviewed-label.js";
 
 /** What the consensus comment and the check's summary say of the files no model reviewed. */
 export interface CoverageView {
   notReviewedCount: number;
+  /** One of them is a gap (not only files the repository ignores): the review is partial. */
+  notReviewedPartial: boolean;
   notReviewed: { path: string; reason: string }[];
   notReviewedOmitted: number;
   /** The lockfile check, when the change touches a lockfile. */
@@ -26,6 +28,7 @@ export function coverageView(consensus: Consensus, rowLimit: number): CoverageVi
   const check = consensus.lockfiles;
   return {
     notReviewedCount: files.length,
+    notReviewedPartial: files.some(leavesGap),
     notReviewed: files
       .slice(0, named)
       .map((file) => ({ path: file.path, reason: notReviewedLabel(file.reason) })),

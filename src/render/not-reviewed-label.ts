@@ -22,3 +22,13 @@ const LABELS: Record<NotReviewedReason, string> = {
 export function notReviewedLabel(reason: NotReviewedReason | string): string {
   return Object.hasOwn(LABELS, reason) ? LABELS[reason as NotReviewedReason] : reason;
 }
+
+/**
+ * Whether leaving a file out makes the review partial. A file the repository's own config ignores
+ * (read from the default branch, never from the pull request) is the maintainers' choice: named,
+ * but not a gap, or every pull request touching docs would be "partial" and the word would stop
+ * meaning anything. Every other reason is a gap.
+ */
+export function leavesGap(file: { reason: NotReviewedReason | string }): boolean {
+  return file.reason !== "ignored";
+}

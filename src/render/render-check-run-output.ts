@@ -2,6 +2,7 @@ import type { Consensus } from "../consensus/index.js";
 import { bodyBudget, CHECK_RUN_OUTPUT_LIMIT, largestFitting } from "./body-limit.js";
 import { consensusView } from "./consensus-view.js";
 import { modelView } from "./model-view.js";
+import { leavesGap } from "./not-reviewed-label.js";
 import type { RenderOptions } from "./render-options.js";
 import { defaultTemplateEngine } from "./template-engine.js";
 
@@ -66,8 +67,9 @@ export function renderCheckRunOutput(
 function checkTitle(consensus: Consensus): string {
   // A light step is by design, not a gap: said after the verdict, not as partial.
   const step = consensus.budget?.step === undefined ? "" : ` — ${consensus.budget.step}`;
-  // A file no model reviewed makes every verdict partial: the summary names each one.
-  const files = consensus.notReviewed?.length ?? 0;
+  // A file no model reviewed makes every verdict partial (but one the repository ignores:
+  // leavesGap); the summary names each one.
+  const files = (consensus.notReviewed ?? []).filter(leavesGap).length;
   const unreviewed = files === 0 ? [] : [`${files} file${files === 1 ? "" : "s"} not reviewed`];
   if (consensus.budget?.stepEmpty === true) {
     return unreviewed.length === 0

@@ -5,7 +5,7 @@ import type {
   RoundStatus,
 } from "../run/index.js";
 import { formatTimestamp, shortSha } from "./format.js";
-import { notReviewedLabel } from "./not-reviewed-label.js";
+import { leavesGap, notReviewedLabel } from "./not-reviewed-label.js";
 import { type ScopeLine, scopeLine } from "./scope-line.js";
 import { usageLine } from "./usage-line.js";
 
@@ -37,6 +37,8 @@ export interface StatusBoardView {
   /** Every file was reviewed (said explicitly, so a partial review is never silent). */
   allReviewed: boolean;
   notReviewedCount: number;
+  /** One of them is a gap (not only files the repository ignores): the review is partial. */
+  notReviewedPartial: boolean;
   notReviewed: { path: string; reason: string }[];
   notReviewedOmitted: number;
 }
@@ -106,6 +108,7 @@ export function statusBoardView(
       status.failure === undefined &&
       status.supersededBy === undefined,
     notReviewedCount: status.notReviewed.length,
+    notReviewedPartial: status.notReviewed.some(leavesGap),
     notReviewed: status.notReviewed
       .slice(0, options.notReviewedLimit)
       .map((file) => ({ path: file.path, reason: notReviewedLabel(file.reason) })),

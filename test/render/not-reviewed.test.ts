@@ -51,4 +51,28 @@ describe("files not reviewed, published", () => {
       "Minor issues",
     );
   });
+
+  it("files the repository's config ignores are named, but do not make the review partial", () => {
+    const ignored: Consensus = {
+      ...referenceConsensus(),
+      notReviewed: [{ path: "docs/guide.md", reason: "ignored" }],
+    };
+    const output = renderCheckRunOutput(ignored, { lenses: LENS_TITLES });
+    expect(output.title).toBe("Minor issues");
+    expect(output.summary).toContain(
+      "**Not reviewed:** 1 file, each ignored by the repository's config.",
+    );
+    expect(output.summary).toContain("- `docs/guide.md`");
+    // One gap among them, and the review is partial again.
+    const mixed: Consensus = {
+      ...ignored,
+      notReviewed: [...(ignored.notReviewed ?? []), { path: "src/big.ts", reason: "too-large" }],
+    };
+    expect(renderCheckRunOutput(mixed, { lenses: LENS_TITLES }).title).toBe(
+      "Minor issues (partial: 1 file not reviewed)",
+    );
+    expect(renderConsensusComment(mixed, { lenses: LENS_TITLES }).body).toContain(
+      "**Not reviewed:** 2 files, so this review is partial.",
+    );
+  });
 });
