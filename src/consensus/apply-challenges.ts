@@ -14,8 +14,17 @@ export interface ChallengeResult {
 }
 
 /**
+ * The models that stand behind a cluster's claim without being asked: all that reported it,
+ * or, when it is `unsure` (merged on weak evidence), only its representative's.
+ */
+export function claimants(cluster: Cluster): string[] {
+  return cluster.unsure === true ? [cluster.representative.model] : cluster.models;
+}
+
+/**
  * The clusters with their cross-examination folded in. A confirmation is agreement: the
- * challenger joins `confirmedBy` (never twice, never a model that reported the cluster).
+ * challenger joins `confirmedBy` (never twice, never a claimant: for an `unsure` cluster the
+ * other models in it may confirm the representative's claim, which is what makes it agreed).
  * A cluster refuted by a majority of the models that answered its challenge is `disputed`.
  * Unsure answers count neither way. Clusters nobody challenged are returned unchanged.
  */
@@ -31,9 +40,10 @@ export function applyChallenges(
     ]);
   }
   return clusters.map((cluster) => {
+    const voters = claimants(cluster);
     const answers = (byFingerprint.get(cluster.fingerprint) ?? []).filter(
-      // A model that reported the cluster cannot vote on it again.
-      (answer) => !cluster.models.includes(answer.model),
+      // A model that stands behind the claim cannot vote on it again.
+      (answer) => !voters.includes(answer.model),
     );
     if (answers.length === 0) return cluster;
     const latest = new Map(answers.map((answer) => [answer.model, answer]));
@@ -51,7 +61,11 @@ export function applyChallenges(
   });
 }
 
-/** How many models agree on a cluster: those that reported it and those that confirmed it. */
+/**
+ * How many models agree on a cluster: those that reported it and those that confirmed it. A
+ * weak merge is not agreement: an `unsure` cluster counts its representative's model and its
+ * confirmations only.
+ */
 export function agreementOf(cluster: Cluster): number {
-  return cluster.models.length + (cluster.confirmedBy?.length ?? 0);
+  return claimants(cluster).length + (cluster.confirmedBy?.length ?? 0);
 }

@@ -5,6 +5,7 @@ export {
   agreementOf,
   applyChallenges,
   type ChallengeResult,
+  claimants,
 } from "./apply-challenges.js";
 export { applyDismissals, type Dismissals } from "./apply-dismissals.js";
 export { buildConsensus } from "./build-consensus.js";

@@ -1,6 +1,6 @@
 import type { ChallengedClaim, ChallengeOutcome } from "../agent/index.js";
 import { challengeFinding, publicFailureReason, type Workspace } from "../agent/index.js";
-import type { ChallengeResult, Cluster } from "../consensus/index.js";
+import { type ChallengeResult, type Cluster, claimants } from "../consensus/index.js";
 import { SEVERITY_RANK, type Severity } from "../findings/index.js";
 import type { LanguageModel, Usage } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
@@ -38,9 +38,11 @@ interface ChallengeCost {
 }
 
 /**
- * Which findings are put to which models: each lone cluster (one model reported it) at or
- * above `minSeverity`, the most severe first (ties keep the consensus ranking), at most
- * `maxChallenges` of them, each to every model that completed the round but the reporter.
+ * Which findings are put to which models: each cluster that one model alone stands behind (a
+ * lone finding, or an `unsure` one: a merge on weak evidence, whose other members are asked
+ * too, since only their confirmation makes it agreement) at or above `minSeverity`, the most
+ * severe first (ties keep the consensus ranking), at most `maxChallenges` of them (the same
+ * bound for both), each to every model that completed the round but its claimant.
  */
 export function planChallenges(
   clusters: readonly Cluster[],
@@ -51,9 +53,9 @@ export function planChallenges(
     .map((cluster, rank) => ({ cluster, rank }))
     .filter(
       ({ cluster }) =>
-        cluster.models.length === 1 &&
+        claimants(cluster).length === 1 &&
         SEVERITY_RANK[cluster.severity] >= SEVERITY_RANK[settings.minSeverity] &&
-        completedModels.some((model) => !cluster.models.includes(model)),
+        completedModels.some((model) => !claimants(cluster).includes(model)),
     )
     .sort(
       (left, right) =>
@@ -72,8 +74,9 @@ export function planChallenges(
       title: finding.title,
       body: finding.body,
     };
+    const claimant = claimants(cluster);
     return completedModels
-      .filter((model) => !cluster.models.includes(model))
+      .filter((model) => !claimant.includes(model))
       .map((challenger) => ({ fingerprint: cluster.fingerprint, challenger, claim }));
   });
 }

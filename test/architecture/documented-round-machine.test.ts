@@ -38,7 +38,10 @@ describe("the round machine in ARCHITECTURE.md", () => {
 
   it("says for each what the code's table says", () => {
     for (const name of Object.keys(ROUND_TRANSITIONS) as RoundTransition[]) {
-      expect((rows.get(name) ?? []).map((cell) => cell.trim()), name).toEqual(expectedRow(name));
+      expect(
+        (rows.get(name) ?? []).map((cell) => cell.trim()),
+        name,
+      ).toEqual(expectedRow(name));
     }
   });
 });
