@@ -5,10 +5,10 @@ export {
   agreementOf,
   applyChallenges,
   type ChallengeResult,
-  claimants,
 } from "./apply-challenges.js";
 export { applyDismissals, type Dismissals } from "./apply-dismissals.js";
 export { buildConsensus } from "./build-consensus.js";
+export { type Claim, claimsOf } from "./claims-of.js";
 export type { Cluster } from "./cluster.js";
 export type {
   CarriedFinding,

@@ -4,6 +4,7 @@ import {
   applyChallenges,
   type ChallengeResult,
 } from "../../src/consensus/apply-challenges.js";
+import { claimsOf } from "../../src/consensus/claims-of.js";
 import type { Cluster } from "../../src/consensus/cluster.js";
 import { clusterFindings } from "../../src/consensus/cluster-findings.js";
 import type { Finding } from "../../src/consensus/finding.js";
@@ -111,8 +112,12 @@ function weakMerge(): Cluster {
 
 describe("an unsure cluster", () => {
   const unsure = weakMerge();
-  const asked = (model: string, verdict: ChallengeResult["verdict"]): ChallengeResult => ({
-    fingerprint: unsure.fingerprint,
+  const asked = (
+    model: string,
+    verdict: ChallengeResult["verdict"],
+    fingerprint = unsure.fingerprint,
+  ): ChallengeResult => ({
+    fingerprint,
     model,
     verdict,
     reason: `${model}: ${verdict}`,
@@ -127,26 +132,70 @@ describe("an unsure cluster", () => {
     expect(selectInline([unsure], POLICY).counts.lone).toBe(1);
   });
 
-  it("is put to cross-examination, its other member included, within the same cap", () => {
+  it("puts each model's claim to the others, its other member included, within the same cap", () => {
     const planned = planChallenges([unsure], MODELS, { minSeverity: "low", maxChallenges: 5 });
-    const claimant = unsure.representative.model;
-    expect(planned.map((entry) => entry.challenger).sort()).toEqual(
-      MODELS.filter((model) => model !== claimant).sort(),
-    );
-    expect(planned.every((entry) => entry.claim.title === unsure.representative.title)).toBe(true);
+    const [first, second] = claimsOf(unsure);
+    expect(first?.fingerprint).toBe(unsure.fingerprint);
+    expect(second?.fingerprint).toBe(`${unsure.fingerprint}~1`);
+    expect(planned.map((entry) => `${entry.claim.title} → ${entry.challenger}`).sort()).toEqual([
+      "Alpha beta gamma → glm",
+      "Alpha beta gamma → kimi",
+      "Alpha beta → glm",
+      "Alpha beta → opus",
+    ]);
+    // One claim under a cap of one: the cost is bounded per claim, not per cluster.
+    expect(
+      new Set(
+        planChallenges([unsure], MODELS, { minSeverity: "low", maxChallenges: 1 }).map(
+          (entry) => entry.fingerprint,
+        ),
+      ).size,
+    ).toBe(1);
     expect(planChallenges([unsure], MODELS, { minSeverity: "low", maxChallenges: 0 })).toEqual([]);
   });
 
-  it("becomes agreement only by a confirmation, from its other member or another model", () => {
-    const other = unsure.models.find((model) => model !== unsure.representative.model) ?? "";
-    const [confirmed] = applyChallenges([unsure], [asked(other, "confirm")]);
-    expect(confirmed && agreementOf(confirmed)).toBe(2);
-    const [doubted] = applyChallenges([unsure], [asked(other, "unsure"), asked("glm", "refute")]);
-    expect(doubted && agreementOf(doubted)).toBe(1);
-    expect(doubted?.disputed).toBe(false);
-    const [refuted] = applyChallenges([unsure], [asked(other, "refute"), asked("glm", "refute")]);
-    expect(refuted?.disputed).toBe(true);
-    expect(refuted && selectInline([refuted], POLICY).selected).toEqual([]);
+  it("stays one agreed cluster when each member confirms the other's claim", () => {
+    const [opusClaim, kimiClaim] = claimsOf(unsure);
+    const settled = applyChallenges(
+      [unsure],
+      [
+        asked("kimi", "confirm", opusClaim?.fingerprint),
+        asked("opus", "confirm", kimiClaim?.fingerprint),
+        asked("glm", "confirm", opusClaim?.fingerprint),
+      ],
+    );
+    expect(settled).toHaveLength(1);
+    expect(settled[0]?.unsure).toBeUndefined();
+    expect(settled[0]?.findings).toHaveLength(2);
+    expect(settled[0] && agreementOf(settled[0])).toBe(3);
+  });
+
+  it("splits into its claims otherwise: a refuted one disputed, the other judged on its own", () => {
+    const [opusClaim, kimiClaim] = claimsOf(unsure);
+    const settled = applyChallenges(
+      [unsure],
+      [
+        asked("kimi", "refute", opusClaim?.fingerprint),
+        asked("glm", "refute", opusClaim?.fingerprint),
+        asked("opus", "unsure", kimiClaim?.fingerprint),
+        asked("glm", "confirm", kimiClaim?.fingerprint),
+      ],
+    );
+    expect(
+      settled.map((cluster) => [cluster.models, cluster.disputed, agreementOf(cluster)]),
+    ).toEqual([
+      [["opus"], true, 1],
+      [["kimi"], false, 2],
+    ]);
+    expect(settled.map((cluster) => cluster.fingerprint)).toEqual([
+      unsure.fingerprint,
+      `${unsure.fingerprint}~1`,
+    ]);
+    const selection = selectInline(settled, POLICY);
+    expect(selection.selected.map((cluster) => cluster.models)).toEqual([["kimi"]]);
+    expect(selection.counts.disputed).toBe(1);
+    // Unanswered, it stays as it was: one row, one model's agreement.
+    expect(applyChallenges([unsure], [])).toEqual([unsure]);
   });
 });
 
