@@ -54,7 +54,7 @@ function settleUnsure(
     answers: answersTo(claim, byFingerprint, []),
   }));
   if (claims.every(({ answers }) => answers.length === 0)) return [cluster];
-  const confirmedByMember = ({ claim, answers }: (typeof claims)[number]) =>
+  const confirmedByMember = ({ answers }: (typeof claims)[number]) =>
     answers.some((answer) => answer.verdict === "confirm" && cluster.models.includes(answer.model));
   if (claims.every(confirmedByMember)) {
     const { unsure: _unsure, ...agreed } = cluster;
