@@ -1,3 +1,4 @@
+import { SEVERITY_RANK, type Severity } from "../findings/index.js";
 import { type Claim, claimsOf } from "./claims-of.js";
 import type { Cluster } from "./cluster.js";
 
@@ -38,12 +39,55 @@ function withAnswers(cluster: Cluster, answers: readonly ChallengeResult[]): Clu
   };
 }
 
+/** The most common severity among claims, one per model; ties go to the lower. */
+function claimSeverity(claims: readonly Claim[]): Severity {
+  const counts = new Map<Severity, number>();
+  for (const claim of claims) {
+    counts.set(claim.finding.severity, (counts.get(claim.finding.severity) ?? 0) + 1);
+  }
+  let best: Severity = "nit";
+  let bestCount = 0;
+  for (const [severity, count] of counts) {
+    if (
+      count > bestCount ||
+      (count === bestCount && SEVERITY_RANK[severity] < SEVERITY_RANK[best])
+    ) {
+      best = severity;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** A cluster of some of an unsure cluster's claims: their models' findings, the first its representative. */
+function clusterOfClaims(cluster: Cluster, claims: readonly Claim[]): Cluster {
+  const [representative] = [
+    ...claims.filter((claim) => claim.fingerprint === cluster.fingerprint),
+    ...claims,
+  ];
+  if (representative === undefined) throw new Error("clusterOfClaims needs a claim");
+  const models = claims.map((claim) => claim.model);
+  return {
+    fingerprint: representative.fingerprint,
+    findings: [
+      representative.finding,
+      ...cluster.findings.filter(
+        (finding) => models.includes(finding.model) && finding !== representative.finding,
+      ),
+    ],
+    models: cluster.models.filter((model) => models.includes(model)),
+    representative: representative.finding,
+    severity: claimSeverity(claims),
+    ...(cluster.carried === undefined ? {} : { carried: cluster.carried }),
+  };
+}
+
 /**
- * An unsure cluster once its claims were answered. When every member model's claim was
- * confirmed by another member, the merge was right: one agreed cluster. Otherwise the text
- * put different claims together: each model's findings become a cluster of their own, judged
- * on their own answers (a refuted one disputed, a confirmed one agreed), so a false finding
- * cannot ride on a true neighbour's agreement nor sink it.
+ * An unsure cluster once its claims were answered. The claims each confirmed by another of
+ * them stay together as one agreed cluster (found by dropping, until none is left to drop, a
+ * claim no remaining member confirmed); every other claim becomes a cluster of its own, judged
+ * on its own answers. So a false finding can neither ride on a true neighbour's agreement nor
+ * sink it, and a true problem two models reported stays one row.
  */
 function settleUnsure(
   cluster: Cluster,
@@ -54,29 +98,37 @@ function settleUnsure(
     answers: answersTo(claim, byFingerprint, []),
   }));
   if (claims.every(({ answers }) => answers.length === 0)) return [cluster];
-  const confirmedByMember = ({ answers }: (typeof claims)[number]) =>
-    answers.some((answer) => answer.verdict === "confirm" && cluster.models.includes(answer.model));
-  if (claims.every(confirmedByMember)) {
-    const { unsure: _unsure, ...agreed } = cluster;
-    const outside = claims[0]?.answers.filter((answer) => !cluster.models.includes(answer.model));
-    return [withAnswers(agreed, outside ?? [])];
+  let kept = claims;
+  for (;;) {
+    const members = kept.map(({ claim }) => claim.model);
+    const next = kept.filter(({ answers }) =>
+      answers.some((answer) => answer.verdict === "confirm" && members.includes(answer.model)),
+    );
+    if (next.length === kept.length) break;
+    kept = next;
   }
-  return claims.map(({ claim, answers }) =>
-    withAnswers(
-      {
-        fingerprint: claim.fingerprint,
-        findings: [
-          claim.finding,
-          ...cluster.findings.filter((f) => f.model === claim.model && f !== claim.finding),
-        ],
-        models: [claim.model],
-        representative: claim.finding,
-        severity: claim.finding.severity,
-        ...(cluster.carried === undefined ? {} : { carried: cluster.carried }),
-      },
-      answers,
-    ),
-  );
+  const apart = claims.filter((entry) => !kept.includes(entry));
+  const together: Cluster[] = [];
+  if (kept.length >= 2) {
+    const agreed = clusterOfClaims(
+      cluster,
+      kept.map(({ claim }) => claim),
+    );
+    const members = agreed.models;
+    const head = kept.find(({ claim }) => claim.fingerprint === agreed.fingerprint);
+    together.push(
+      withAnswers(
+        agreed,
+        (head?.answers ?? []).filter((answer) => !members.includes(answer.model)),
+      ),
+    );
+  } else {
+    apart.unshift(...kept);
+  }
+  const alone = apart
+    .sort((a, b) => claims.indexOf(a) - claims.indexOf(b))
+    .map(({ claim, answers }) => withAnswers(clusterOfClaims(cluster, [claim]), answers));
+  return [...together, ...alone];
 }
 
 /**

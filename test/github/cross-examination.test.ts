@@ -14,6 +14,7 @@ import { CROSS_EXAMINATION_LENS } from "../../src/run/cross-examination-phase.js
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { lensReport } from "../builders/lens-report.js";
+import { corpus } from "../consensus/corpus/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import { claimedRound } from "../helpers/claimed-round.js";
@@ -271,5 +272,63 @@ describe("agreement that is unsure is verified", () => {
     // The consensus shows both as disputed, and the verdict line counts them.
     expect(consensus).toContain("2 disputed");
     for (const title of FALSE_TITLES) expect(consensus).toContain(title);
+  });
+});
+
+/*
+ * The corpus' adjacent-lone-neighbours scenario on src/server.js: two models' "total can go
+ * negative with stacked coupons" and a third model's false "rate can be negative" two lines
+ * away are merged on weak evidence (an unsure cluster); each claim is put to the others.
+ */
+const NEIGHBOURS = corpus.find((entry) => entry.name === "adjacent-lone-neighbours");
+const AS_MODEL: Record<string, string> = {
+  "claude-code/opus": "m1",
+  "kimi-k2.6:cloud": "m2",
+  "glm-5.2:cloud": "m3",
+};
+const FALSE_LABELS = ["lone-high", "lone-same-model"];
+const neighbourScript = (): Record<string, LensFinding[]> => {
+  const script: Record<string, LensFinding[]> = { m1: [], m2: [], m3: [] };
+  for (const { cluster: _c, model, lens: _l, ...finding } of NEIGHBOURS?.findings ?? []) {
+    script[AS_MODEL[model] ?? "m1"]?.push({
+      ...finding,
+      file: FILE,
+      line: finding.line - 28,
+      endLine: finding.endLine - 28,
+    });
+  }
+  return script;
+};
+const neighbourTitle = (label: string) =>
+  NEIGHBOURS?.findings.find((finding) => finding.cluster === label)?.title ?? "?";
+
+describe("an unsure merge is settled claim by claim", () => {
+  it("splits off the false high its words tied to a true problem, and keeps the true one agreed, once", async () => {
+    script = neighbourScript();
+    const falseTitles = FALSE_LABELS.map(neighbourTitle);
+    judge = (_model, title) => (falseTitles.includes(title) ? "refute" : "confirm");
+    const { inline, consensus } = await review();
+    const falseHigh = neighbourTitle("lone-high");
+    expect(asked.filter((entry) => entry.endsWith(`: ${falseHigh}`)).sort()).toEqual([
+      `m1: ${falseHigh}`,
+      `m2: ${falseHigh}`,
+    ]);
+    // Both reporters of the clamp problem were asked about each other's claim.
+    const capTitles = (NEIGHBOURS?.findings ?? [])
+      .filter((finding) => finding.cluster === "cap")
+      .map((finding) => finding.title);
+    for (const title of capTitles) {
+      expect(asked.filter((entry) => entry.endsWith(`: ${title}`))).toHaveLength(2);
+    }
+    // Inline: the rounding and the clamp problems, once each (a comment sits on a range's last
+    // line: the clamp's is 6-7); the false high nowhere inline.
+    expect(inline.map((comment) => comment.line).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      3, 7,
+    ]);
+    const clamp = inline.find((comment) => comment.line === 7);
+    expect(capTitles.some((title) => clamp?.body.includes(title))).toBe(true);
+    for (const comment of inline) expect(comment.body).not.toContain(falseHigh);
+    expect(consensus).toContain("1 disputed");
+    expect(consensus).toContain(falseHigh);
   });
 });
