@@ -47,10 +47,15 @@ function clusterSeverity(ordered: readonly PreparedFinding[]): Severity {
   return best;
 }
 
-/** Builds a cluster from its members (at least one); its fingerprint may be suffixed later. */
+/**
+ * Builds a cluster from its members (at least one); its fingerprint may be suffixed later.
+ * `weak`: its models were linked on weak evidence, so their agreement is unsure until
+ * cross-examination confirms it.
+ */
 export function assembleCluster(
   members: readonly PreparedFinding[],
   texts?: FindingTextCache,
+  weak = false,
 ): Cluster {
   const [representative, ...rest] = [...members].sort(representativeOrder);
   if (representative === undefined) {
@@ -73,5 +78,6 @@ export function assembleCluster(
     models,
     representative: representative.finding,
     severity: clusterSeverity(members),
+    ...(weak && models.length > 1 ? { unsure: true as const } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { canonicalOrder } from "./canonical-order.js";
 import type { Cluster } from "./cluster.js";
 import type { Finding } from "./finding.js";
 import { FindingTextCache } from "./finding-text-cache.js";
-import { linkFindings } from "./link-findings.js";
+import { linkFindings, STRONG_THRESHOLD } from "./link-findings.js";
 import { modelRanking } from "./model-ranking.js";
 import { prepareFinding } from "./prepared-finding.js";
 import { rankClusters } from "./rank-clusters.js";
@@ -79,8 +79,9 @@ export function clusterFindings(
     });
     const fileClusters = linkFindings(block).map((group) =>
       assembleCluster(
-        group.flatMap((position) => block[position] ?? []),
+        group.members.flatMap((position) => block[position] ?? []),
         texts,
+        group.weakest < STRONG_THRESHOLD,
       ),
     );
     clusters.push(...disambiguateFingerprints(fileClusters));

@@ -8,12 +8,21 @@ export interface Cluster {
   fingerprint: string;
   /** Every member finding, representative first, then in a deterministic order. */
   findings: Finding[];
-  /** Distinct models, in config order. Agreement is `models.length`. */
+  /**
+   * Distinct models, in config order. Agreement is `models.length`, unless the cluster is
+   * `unsure` (see agreementOf).
+   */
   models: string[];
   /** Highest confidence, then highest severity, then config model order. */
   representative: Finding;
   /** The most common severity among members, ties to the lower. */
   severity: Severity;
+  /**
+   * Its models were linked on weak evidence (their findings resemble each other only faintly):
+   * shown as one row, but it counts as one model's finding until cross-examination confirms
+   * it, and it is cross-examined as a lone finding would be.
+   */
+  unsure?: true;
   /** Set once the cluster was cross-examined (apply-challenges.ts): each other model's answer. */
   challenges?: ChallengeResult[];
   /** Models that confirmed it on challenge: agreement beyond `models`. */

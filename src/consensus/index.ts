@@ -8,6 +8,7 @@ export {
 } from "./apply-challenges.js";
 export { applyDismissals, type Dismissals, type RepositoryDismissal } from "./apply-dismissals.js";
 export { buildConsensus } from "./build-consensus.js";
+export { type Claim, claimsOf } from "./claims-of.js";
 export type { Cluster } from "./cluster.js";
 export type {
   CarriedFinding,

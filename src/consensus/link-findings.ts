@@ -9,13 +9,30 @@ import { inverseDocumentFrequency } from "./inverse-document-frequency.js";
 import type { PreparedFinding } from "./prepared-finding.js";
 import { textVectors } from "./text-similarity.js";
 
-/**
- * Two findings this alike (after the distance discount) may start a cluster together; two
- * findings of one model must agree this well directly to share one (see `canMerge`).
- */
+/** Two findings this alike (after the distance discount) may start a cluster together. */
 export const EDGE_THRESHOLD = 0.15;
+/**
+ * Every pair of findings in one cluster must score at least this: complete linkage at a
+ * floor, so no finding joins a cluster through a bridge it does not itself resemble (a pair
+ * whose kinds conflict, or that shares nothing, scores 0). Low, because models that describe
+ * one defect from two lenses often share few words; the mean below does the rest.
+ */
+export const PAIR_FLOOR = 0.05;
 /** Mean agreement over every cross pair required to merge two groups (average linkage). */
 export const LINK_THRESHOLD = 0.135;
+/**
+ * Two findings of one model share a cluster only when they are the same claim (one problem
+ * reported under two lenses), which takes far more than resemblance: a model's two different
+ * findings a line apart share its identifiers, and merging them would let a cluster bridge two
+ * problems through them.
+ */
+export const SAME_CLAIM_THRESHOLD = 0.45;
+/**
+ * A cluster whose weakest pair between two different models scores below this is merged on
+ * weak evidence: it is shown as one row, but its agreement is unsure (`Cluster.unsure`) and
+ * counts only once cross-examination confirms it.
+ */
+export const STRONG_THRESHOLD = 0.2;
 /**
  * Pairs compared in one file at most. Every pair of findings within FAR_LINES is scored, so a
  * model made to pile findings onto one place costs the square of their number in time and
@@ -25,69 +42,91 @@ export const LINK_THRESHOLD = 0.135;
  */
 export const MAX_COMPARED_PAIRS = 600_000;
 
-/**
- * Below this distance from LINK_THRESHOLD, an incrementally summed mean is
- * recomputed exactly, pair by pair, in member order: summing in another order
- * can move the last bits, and the decision must not depend on that.
- */
-const TIE_EPSILON = 1e-9;
+/** A group of positions into the block, and the weakest cross-model pair inside it. */
+export interface LinkedGroup {
+  members: number[];
+  /** The lowest score between two of its findings from different models; 1 with one model. */
+  weakest: number;
+}
 
-/** What average linkage needs of the pairs between two groups, kept up to date as groups merge. */
+/** What linkage needs of the pairs between two groups, kept up to date as groups merge. */
 interface CrossPairs {
-  /** The sum of the scores of every pair across the two groups (far pairs score 0). */
+  /** Pairs across the two groups that reach their floor (see `compatible`). */
+  compatible: number;
+  /** The sum of their scores. */
   total: number;
-  /** Pairs across the two groups from the same model that agree directly (score ≥ EDGE_THRESHOLD). */
-  agreeingSameModel: number;
+  /** The lowest score of those pairs whose findings come from different models. */
+  weakestCrossModel: number;
+}
+
+/** Whether a pair may share a cluster: every pair in one must. */
+function compatible(score: number, sameModel: boolean): boolean {
+  return score >= (sameModel ? SAME_CLAIM_THRESHOLD : PAIR_FLOOR);
 }
 
 /**
- * The statistics of every pair of groups that have a scored pair between them, merged as the
- * groups merge. Deciding a merge then costs the number of models, not the product of the two
- * group sizes: re-summing every cross pair for every edge was quadratic within a block (and
+ * Below this distance from LINK_THRESHOLD a mean is too close to call from an incremental
+ * sum (the order of summing moves its last bits); the decision must not depend on that.
+ */
+const TIE_EPSILON = 1e-9;
+
+/**
+ * The statistics of every pair of groups that have a compatible pair between them, merged as
+ * the groups merge. Deciding a merge then costs a lookup, not the product of the two group
+ * sizes: re-checking every cross pair for every edge was quadratic within a block (and
  * quartic in the worst case: 2,000 findings at one line blocked the event loop for 9.5 s).
+ * Counts are integers, so the decision never depends on the order of a floating-point sum.
  */
 class GroupLinks {
   private readonly neighbours = new Map<number, Map<number, CrossPairs>>();
-  private readonly models = new Map<number, Map<string, number>>();
+  private readonly weakest = new Map<number, number>();
 
-  constructor(modelOfPosition: readonly string[]) {
-    modelOfPosition.forEach((model, position) => {
-      this.models.set(position, new Map([[model, 1]]));
+  constructor(size: number) {
+    for (let position = 0; position < size; position += 1) {
       this.neighbours.set(position, new Map());
-    });
+      this.weakest.set(position, 1);
+    }
   }
 
-  addPair(left: number, right: number, score: number, agreeingSameModel: boolean): void {
-    if (score === 0 && !agreeingSameModel) return;
-    const pairs: CrossPairs = { total: score, agreeingSameModel: agreeingSameModel ? 1 : 0 };
+  addPair(left: number, right: number, score: number, sameModel: boolean): void {
+    if (!compatible(score, sameModel)) return;
+    const pairs: CrossPairs = {
+      compatible: 1,
+      total: score,
+      weakestCrossModel: sameModel ? 1 : score,
+    };
     this.neighbours.get(left)?.set(right, pairs);
     this.neighbours.get(right)?.set(left, pairs);
   }
 
   /**
-   * The same decision as summing every cross pair: no two findings of one model that do not
-   * agree directly (every same-model pair across must be an agreeing one), and a mean score of
-   * at least LINK_THRESHOLD; "too close to call" when the mean is within TIE_EPSILON of it.
+   * Every pair across the two groups is compatible (complete linkage at the floor) and their
+   * mean reaches LINK_THRESHOLD; "too close to call" when the mean is within TIE_EPSILON of it.
    */
   canMerge(first: number, second: number, pairCount: number): "yes" | "no" | "too close to call" {
     const pairs = this.neighbours.get(first)?.get(second);
-    if (pairs === undefined) return "no";
-    const firstModels = this.models.get(first) ?? new Map<string, number>();
-    const secondModels = this.models.get(second) ?? new Map<string, number>();
-    let sameModelPairs = 0;
-    for (const [model, count] of firstModels)
-      sameModelPairs += count * (secondModels.get(model) ?? 0);
-    if (sameModelPairs > pairs.agreeingSameModel) return "no";
+    if (pairs === undefined || pairs.compatible !== pairCount) return "no";
     const mean = pairs.total / pairCount;
     if (Math.abs(mean - LINK_THRESHOLD) < TIE_EPSILON) return "too close to call";
     return mean >= LINK_THRESHOLD ? "yes" : "no";
   }
 
-  /** Folds group `dropped` into group `kept`: its pair statistics and its model counts. */
+  /** The weakest cross-model pair inside a group (1 for a group of one model). */
+  weakestOf(group: number): number {
+    return this.weakest.get(group) ?? 1;
+  }
+
+  /** Folds group `dropped` into group `kept`: its pair statistics and its weakest pair. */
   merge(kept: number, dropped: number): void {
     const keptNeighbours = this.neighbours.get(kept);
     const droppedNeighbours = this.neighbours.get(dropped);
     if (keptNeighbours === undefined || droppedNeighbours === undefined) return;
+    const between = keptNeighbours.get(dropped);
+    this.weakest.set(
+      kept,
+      Math.min(this.weakestOf(kept), this.weakestOf(dropped), between?.weakestCrossModel ?? 1),
+    );
+    this.weakest.delete(dropped);
     keptNeighbours.delete(dropped);
     for (const [neighbour, pairs] of droppedNeighbours) {
       if (neighbour === kept) continue;
@@ -95,19 +134,18 @@ class GroupLinks {
       theirs?.delete(dropped);
       const existing = keptNeighbours.get(neighbour);
       if (existing === undefined) {
-        keptNeighbours.set(neighbour, pairs);
-        theirs?.set(kept, pairs);
+        // Only the dropped group has compatible pairs with it: the kept one's are all missing,
+        // so the two can never merge; the entry still says so by its count.
+        const copy = { ...pairs };
+        keptNeighbours.set(neighbour, copy);
+        theirs?.set(kept, copy);
       } else {
+        existing.compatible += pairs.compatible;
         existing.total += pairs.total;
-        existing.agreeingSameModel += pairs.agreeingSameModel;
+        existing.weakestCrossModel = Math.min(existing.weakestCrossModel, pairs.weakestCrossModel);
       }
     }
     this.neighbours.delete(dropped);
-    const keptModels = this.models.get(kept);
-    for (const [model, count] of this.models.get(dropped) ?? []) {
-      keptModels?.set(model, (keptModels.get(model) ?? 0) + count);
-    }
-    this.models.delete(dropped);
   }
 }
 
@@ -182,7 +220,7 @@ function exceedsPairBudget(entries: readonly RangeEntry[], budget: number): bool
  * would score 1 together), every other finding stands alone. Coarser than average linkage,
  * but only model output built to flood one place ever gets here.
  */
-function sameTitleGroups(block: readonly PreparedFinding[]): number[][] {
+function sameTitleGroups(block: readonly PreparedFinding[]): LinkedGroup[] {
   const byTitle = new Map<string, number[]>();
   const groups: number[][] = [];
   block.forEach((member, position) => {
@@ -213,16 +251,19 @@ function sameTitleGroups(block: readonly PreparedFinding[]): number[][] {
   }
   return groups
     .map((group) => [...group].sort((a, b) => a - b))
-    .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+    .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0))
+    .map((members) => ({ members, weakest: 1 }));
 }
 
 /**
- * Groups the findings of one file (greedy average-linkage agglomeration over candidate
- * edges, strongest first) and returns groups of positions into `block`. Plain single linkage
- * would chain different problems through one vague finding; average linkage and the
- * same-model rule stop that.
+ * Groups the findings of one file (greedy agglomeration over candidate edges, strongest
+ * first) and returns groups of positions into `block`, each with its weakest cross-model
+ * pair. Two groups merge when every pair across them is compatible (complete linkage at
+ * PAIR_FLOOR; a model's own findings only when they are the same claim) and the mean of those
+ * pairs reaches LINK_THRESHOLD. Single or plain average linkage would chain different
+ * problems through one vague finding or a model's own neighbouring findings.
  */
-export function linkFindings(block: readonly PreparedFinding[]): number[][] {
+export function linkFindings(block: readonly PreparedFinding[]): LinkedGroup[] {
   const entries = sortedRanges(block);
   if (exceedsPairBudget(entries, MAX_COMPARED_PAIRS)) return sameTitleGroups(block);
   const factor = inverseDocumentFrequency(block.map((member) => member.profile));
@@ -233,7 +274,7 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     title: normalizedTitle(member.finding.title),
     kinds: member.kinds,
   }));
-  const links = new GroupLinks(block.map((member) => member.finding.model));
+  const links = new GroupLinks(block.length);
   const edges: Edge[] = [];
   forEachCandidatePair(block, entries, (left, right) => {
     const a = comparables[left];
@@ -241,8 +282,8 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     if (a !== undefined && b !== undefined) {
       const score = agreementScore(a, b);
       const sameModel = block[left]?.finding.model === block[right]?.finding.model;
-      links.addPair(left, right, score, sameModel && score >= EDGE_THRESHOLD);
-      if (score >= EDGE_THRESHOLD) {
+      links.addPair(left, right, score, sameModel);
+      if (score >= EDGE_THRESHOLD && compatible(score, sameModel)) {
         edges.push({ left, right, score });
       }
     }
@@ -260,10 +301,7 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
     for (const x of first) {
       for (const y of second) {
         const score = scoreOf(x, y);
-        // One model's two findings share a cluster only when they agree directly.
-        if (block[x]?.finding.model === block[y]?.finding.model && score < EDGE_THRESHOLD) {
-          return false;
-        }
+        if (!compatible(score, block[x]?.finding.model === block[y]?.finding.model)) return false;
         total += score;
       }
     }
@@ -288,5 +326,5 @@ export function linkFindings(block: readonly PreparedFinding[]): number[][] {
       links.merge(keepId, dropId);
     }
   }
-  return [...groups.values()];
+  return [...groups.entries()].map(([id, members]) => ({ members, weakest: links.weakestOf(id) }));
 }

@@ -135,6 +135,13 @@ const RULES: readonly KindRule[] = [
     pattern:
       /n\+1|query per|per (?:item|row|iteration)|inside (?:the )?(?:per-item )?loop|round trips|select per|in_bulk|quadratic|o\(n²\)|o\(n\^2\)/,
   },
+  {
+    // A value taken without a range check (a negative rate, a quantity above the stock): a
+    // different claim from rounding or overflow on the same arithmetic line.
+    kind: "unvalidated-value",
+    pattern:
+      /can be negative|negative (?:rate|amount|value|quantity|price|discount|count)|(?:not|never|isn't) (?:range[- ])?validated|without (?:range )?validation|no (?:range )?validation|unvalidated|not range[- ]checked/,
+  },
   { kind: "money", pattern: /\bfloats?\b|floating[- ]point|\bdecimal|rounding|\bcurrency|money/ },
   {
     kind: "http-status",

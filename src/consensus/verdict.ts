@@ -30,7 +30,13 @@ export function modelVerdict(lenses: readonly LensReport[]): Verdict | null {
   return worst;
 }
 
-/** The round's verdict from the clusters: a high-severity cluster is significant, any cluster minor. */
+/**
+ * The round's verdict from the clusters that stand: a high-severity cluster is significant,
+ * any cluster minor. A disputed cluster (refuted on cross-examination) is shown but does not
+ * raise it: a lone false high must not make a clean change "Significant issues".
+ */
 export function overallVerdict(clusters: readonly Cluster[]): Verdict {
-  return verdictForSeverities(clusters.map((cluster) => cluster.severity));
+  return verdictForSeverities(
+    clusters.filter((cluster) => cluster.disputed !== true).map((cluster) => cluster.severity),
+  );
 }

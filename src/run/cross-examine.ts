@@ -1,6 +1,6 @@
 import type { ChallengedClaim, ChallengeOutcome } from "../agent/index.js";
 import { challengeFinding, publicFailureReason, type Workspace } from "../agent/index.js";
-import type { ChallengeResult, Cluster } from "../consensus/index.js";
+import { type ChallengeResult, type Cluster, claimsOf } from "../consensus/index.js";
 import { SEVERITY_RANK, type Severity } from "../findings/index.js";
 import type { LanguageModel, Usage } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
@@ -38,43 +38,49 @@ interface ChallengeCost {
 }
 
 /**
- * Which findings are put to which models: each lone cluster (one model reported it) at or
- * above `minSeverity`, the most severe first (ties keep the consensus ranking), at most
- * `maxChallenges` of them, each to every model that completed the round but the reporter.
+ * Which findings are put to which models: each claim only cross-examination can make
+ * agreement (`claimsOf`: a lone cluster's finding, or each model's claim in an `unsure` one,
+ * a merge on weak evidence) at or above `minSeverity`, the most severe first (ties keep the
+ * consensus ranking), at most `maxChallenges` claims (one bound for both kinds), each to
+ * every model that completed the round but the one that made it.
  */
 export function planChallenges(
   clusters: readonly Cluster[],
   completedModels: readonly string[],
   settings: Pick<CrossExaminationSettings, "minSeverity" | "maxChallenges">,
 ): PlannedChallenge[] {
-  const lone = clusters
-    .map((cluster, rank) => ({ cluster, rank }))
+  const claims = clusters
+    .flatMap((cluster, rank) => claimsOf(cluster).map((claim) => ({ cluster, claim, rank })))
+    .map((entry) => ({
+      ...entry,
+      // A lone cluster keeps its own severity (one vote per model); an unsure one's claims their finding's.
+      severity:
+        entry.cluster.unsure === true ? entry.claim.finding.severity : entry.cluster.severity,
+    }))
     .filter(
-      ({ cluster }) =>
-        cluster.models.length === 1 &&
-        SEVERITY_RANK[cluster.severity] >= SEVERITY_RANK[settings.minSeverity] &&
-        completedModels.some((model) => !cluster.models.includes(model)),
+      ({ claim, severity }) =>
+        SEVERITY_RANK[severity] >= SEVERITY_RANK[settings.minSeverity] &&
+        completedModels.some((model) => model !== claim.model),
     )
     .sort(
       (left, right) =>
-        SEVERITY_RANK[right.cluster.severity] - SEVERITY_RANK[left.cluster.severity] ||
-        left.rank - right.rank,
+        SEVERITY_RANK[right.severity] - SEVERITY_RANK[left.severity] || left.rank - right.rank,
     )
     .slice(0, Math.max(0, settings.maxChallenges));
-  return lone.flatMap(({ cluster }) => {
-    const finding = cluster.representative;
-    const claim: ChallengedClaim = {
+  return claims.flatMap(({ claim, severity }) => {
+    const finding = claim.finding;
+    const challenged: ChallengedClaim = {
       lens: finding.lens,
       file: finding.file,
       line: finding.line,
       endLine: finding.endLine,
-      severity: cluster.severity,
+      severity,
       title: finding.title,
       body: finding.body,
     };
     return completedModels
-      .filter((model) => !cluster.models.includes(model))
-      .map((challenger) => ({ fingerprint: cluster.fingerprint, challenger, claim }));
+      .filter((model) => model !== claim.model)
+      .map((challenger) => ({ fingerprint: claim.fingerprint, challenger, claim: challenged }));
   });
 }
 

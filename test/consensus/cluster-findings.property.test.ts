@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { agreementOf } from "../../src/consensus/apply-challenges.js";
 import { clusterFindings } from "../../src/consensus/cluster-findings.js";
 import type { Finding } from "../../src/consensus/finding.js";
 import { SEVERITY_RANK } from "../../src/findings/schema.js";
@@ -88,7 +89,7 @@ describe("clusterFindings properties", () => {
     );
   });
 
-  it("ranks by model count, then severity", () => {
+  it("ranks by agreement (an unsure cluster counts one model), then severity", () => {
     fc.assert(
       fc.property(findings, (list) => {
         const clusters = clusterFindings(list, { modelOrder: MODEL_ORDER });
@@ -97,8 +98,8 @@ describe("clusterFindings properties", () => {
           if (next === undefined) {
             continue;
           }
-          expect(cluster.models.length).toBeGreaterThanOrEqual(next.models.length);
-          if (cluster.models.length === next.models.length) {
+          expect(agreementOf(cluster)).toBeGreaterThanOrEqual(agreementOf(next));
+          if (agreementOf(cluster) === agreementOf(next)) {
             expect(SEVERITY_RANK[cluster.severity]).toBeGreaterThanOrEqual(
               SEVERITY_RANK[next.severity],
             );

@@ -16,6 +16,7 @@ export function clusteringDigest(findings: readonly Finding[], clusters: readonl
       at(cluster.representative),
       cluster.models,
       cluster.severity,
+      cluster.unsure === true,
     ]),
   );
   return createHash("sha256").update(text).digest("hex").slice(0, 32);

@@ -14,6 +14,7 @@ import { CROSS_EXAMINATION_LENS } from "../../src/run/cross-examination-phase.js
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { lensReport } from "../builders/lens-report.js";
+import { corpus } from "../consensus/corpus/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
 import { claimedRound } from "../helpers/claimed-round.js";
@@ -52,6 +53,52 @@ function verdictOf(modelId: string, claim: string): "confirm" | "refute" | "unsu
   return "refute";
 }
 
+/*
+ * The gold-labelled pull request's shape: true findings reported by two models, and two lone
+ * false highs a line from an unrelated finding sharing its words, one next to another model's
+ * finding, one next to the same model's own. Challengers answer by the truth.
+ */
+const said = (finding: LensFinding, body: string): LensFinding => ({ ...finding, body });
+const TRUE_RETRY = said(
+  at(4, "medium", "The retry count from the request has no upper bound"),
+  "`retries` comes from the query string and the loop runs that many times; cap it.",
+);
+const TRUE_RETRY_TOO = said(
+  at(4, "medium", "Unbounded retry count taken from the request"),
+  "A client can send retries=1000000 and keep a worker busy; clamp the retry count.",
+);
+const FALSE_NEAR = said(
+  at(5, "high", "The retry count from the request is parsed as a float"),
+  "`Number(req.query.retries)` accepts 2.5, so the retry loop runs a fractional count.",
+);
+const TRUE_TOKEN = said(
+  at(14, "high", "The admin token is compared with == and leaks timing"),
+  "String equality stops at the first differing byte; use crypto.timingSafeEqual.",
+);
+const TRUE_TOKEN_TOO = said(
+  at(14, "high", "Timing leak: the admin token is compared with =="),
+  "The comparison is not constant time, so the token can be guessed byte by byte.",
+);
+const FALSE_OWN = said(
+  at(15, "high", "The admin token header is not trimmed"),
+  "A token pasted with a trailing newline never matches; trim the header value first.",
+);
+const GOLD: Record<string, LensFinding[]> = {
+  m1: [TRUE_RETRY, TRUE_TOKEN_TOO],
+  m2: [FALSE_NEAR, TRUE_RETRY_TOO],
+  m3: [TRUE_TOKEN, FALSE_OWN],
+};
+const FALSE_TITLES = [FALSE_NEAR.title, FALSE_OWN.title];
+const TRUE_TITLES = [TRUE_RETRY, TRUE_RETRY_TOO, TRUE_TOKEN, TRUE_TOKEN_TOO].map((f) => f.title);
+function truthOf(_modelId: string, claim: string): "confirm" | "refute" | "unsure" {
+  if (FALSE_TITLES.some((title) => claim.includes(title))) return "refute";
+  if (TRUE_TITLES.some((title) => claim.includes(title))) return "confirm";
+  return "unsure";
+}
+
+let script = SCRIPT;
+let judge = verdictOf;
+
 const config = AppConfig.parse({
   providers: [{ name: "local", type: "ollama" }],
   models: MODELS.map((id) => ({ id, provider: "local" })),
@@ -73,11 +120,21 @@ function scriptedModel(modelId: string, lens: string): ChatModel {
     modelId,
     chat: async (request: ChatRequest) => {
       if (!lens.startsWith(`${CROSS_EXAMINATION_LENS}-`)) {
-        return answer(renderLensAnswer("Minor issues", SCRIPT[modelId] ?? [], "Reviewed."));
+        return answer(renderLensAnswer("Minor issues", script[modelId] ?? [], "Reviewed."));
       }
       const claim = request.messages.at(-1)?.content ?? "";
-      asked.push(`${modelId}: ${claim.includes(CONFIRMED.title) ? "retry" : "token"}`);
-      const verdict = verdictOf(modelId, claim);
+      const titles = Object.values(script)
+        .flat()
+        .map((finding) => finding.title);
+      const title =
+        titles.find((each) => claim.includes(`Title: ${each}`)) ??
+        titles.find((each) => claim.includes(each));
+      asked.push(
+        script === SCRIPT
+          ? `${modelId}: ${claim.includes(CONFIRMED.title) ? "retry" : "token"}`
+          : `${modelId}: ${title ?? "?"}`,
+      );
+      const verdict = judge(modelId, title ?? claim);
       return answer(
         `Checked.\n\n\`\`\`gadfly-challenge\n${JSON.stringify({ verdict, reason: `${modelId} read the code`, checked: `${FILE}:4` })}\n\`\`\``,
       );
@@ -102,6 +159,8 @@ beforeAll(async () => {
 afterAll(() => github.close());
 beforeEach(async () => {
   asked = [];
+  script = SCRIPT;
+  judge = verdictOf;
   temporary = await temporaryStoreDirectory();
   store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
 });
@@ -145,7 +204,11 @@ async function review(prepare?: (roundId: string) => Promise<void>) {
   expect((await store.findRound(round.id))?.state).toBe("completed");
   expect(github.validationErrors).toEqual([]);
   const inline = github.reviews(pr).flatMap((entry) => entry.comments);
-  return { roundId: round.id, inline };
+  const consensus = github
+    .comments(pr)
+    .map((comment) => comment.body)
+    .find((body) => body.includes("<!-- gadfly-consensus"));
+  return { roundId: round.id, inline, consensus };
 }
 
 describe("cross-examination", () => {
@@ -186,5 +249,86 @@ describe("cross-examination", () => {
     });
     expect(asked.sort()).toEqual(["m1: token", "m3: retry", "m3: token"]);
     expect(inline.map((comment) => comment.line)).toEqual([4]);
+  });
+});
+
+describe("agreement that is unsure is verified", () => {
+  it("cross-examines a lone false high beside another model's or its own model's finding, refutes it and keeps it out of inline", async () => {
+    script = GOLD;
+    judge = truthOf;
+    const { roundId, inline, consensus } = await review();
+    // Each false high was put to both other models, whatever clustering made of its neighbour.
+    for (const title of FALSE_TITLES) {
+      expect(asked.filter((entry) => entry.endsWith(`: ${title}`))).toHaveLength(2);
+    }
+    const records = await store.challenges(roundId);
+    expect(records.every((record) => record.outcome === "answered")).toBe(true);
+    // Inline: the two true problems, once each; neither false high.
+    const lines = inline.map((comment) => comment.line).sort((a, b) => (a ?? 0) - (b ?? 0));
+    expect(lines).toEqual([4, 14]);
+    for (const comment of inline) {
+      for (const title of FALSE_TITLES) expect(comment.body).not.toContain(title);
+    }
+    // The consensus shows both as disputed, and the verdict line counts them.
+    expect(consensus).toContain("2 disputed");
+    for (const title of FALSE_TITLES) expect(consensus).toContain(title);
+  });
+});
+
+/*
+ * The corpus' adjacent-lone-neighbours scenario on src/server.js: two models' "total can go
+ * negative with stacked coupons" and a third model's false "rate can be negative" two lines
+ * away are merged on weak evidence (an unsure cluster); each claim is put to the others.
+ */
+const NEIGHBOURS = corpus.find((entry) => entry.name === "adjacent-lone-neighbours");
+const AS_MODEL: Record<string, string> = {
+  "claude-code/opus": "m1",
+  "kimi-k2.6:cloud": "m2",
+  "glm-5.2:cloud": "m3",
+};
+const FALSE_LABELS = ["lone-high", "lone-same-model"];
+const neighbourScript = (): Record<string, LensFinding[]> => {
+  const script: Record<string, LensFinding[]> = { m1: [], m2: [], m3: [] };
+  for (const { cluster: _c, model, lens: _l, ...finding } of NEIGHBOURS?.findings ?? []) {
+    script[AS_MODEL[model] ?? "m1"]?.push({
+      ...finding,
+      file: FILE,
+      line: finding.line - 28,
+      endLine: finding.endLine - 28,
+    });
+  }
+  return script;
+};
+const neighbourTitle = (label: string) =>
+  NEIGHBOURS?.findings.find((finding) => finding.cluster === label)?.title ?? "?";
+
+describe("an unsure merge is settled claim by claim", () => {
+  it("splits off the false high its words tied to a true problem, and keeps the true one agreed, once", async () => {
+    script = neighbourScript();
+    const falseTitles = FALSE_LABELS.map(neighbourTitle);
+    judge = (_model, title) => (falseTitles.includes(title) ? "refute" : "confirm");
+    const { inline, consensus } = await review();
+    const falseHigh = neighbourTitle("lone-high");
+    expect(asked.filter((entry) => entry.endsWith(`: ${falseHigh}`)).sort()).toEqual([
+      `m1: ${falseHigh}`,
+      `m2: ${falseHigh}`,
+    ]);
+    // Both reporters of the clamp problem were asked about each other's claim.
+    const capTitles = (NEIGHBOURS?.findings ?? [])
+      .filter((finding) => finding.cluster === "cap")
+      .map((finding) => finding.title);
+    for (const title of capTitles) {
+      expect(asked.filter((entry) => entry.endsWith(`: ${title}`))).toHaveLength(2);
+    }
+    // Inline: the rounding and the clamp problems, once each (a comment sits on a range's last
+    // line: the clamp's is 6-7); the false high nowhere inline.
+    expect(inline.map((comment) => comment.line).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      3, 7,
+    ]);
+    const clamp = inline.find((comment) => comment.line === 7);
+    expect(capTitles.some((title) => clamp?.body.includes(title))).toBe(true);
+    for (const comment of inline) expect(comment.body).not.toContain(falseHigh);
+    expect(consensus).toContain("1 disputed");
+    expect(consensus).toContain(falseHigh);
   });
 });

@@ -6,6 +6,17 @@ export interface LabelledFinding extends Finding {
   cluster: string;
 }
 
+/** What a scenario tests, for the per-category figures. */
+export type CorpusCategory =
+  /** One defect in many words, across models and lenses: must merge (recall). */
+  | "paraphrase"
+  /** Different defects a few lines apart in one function: must not merge (precision). */
+  | "adjacent-distinct"
+  /** Different defects described with the same identifiers and words: must not merge. */
+  | "same-vocabulary"
+  /** Identical or generic titles in other files or far apart. */
+  | "placement";
+
 export interface CorpusScenario {
   name: string;
   /** What the scenario exercises. */

@@ -11,7 +11,7 @@ export interface PairCounts {
 /** Compares predicted clusters with the labels over every pair of findings. */
 export function pairwiseAgreement(
   findings: readonly LabelledFinding[],
-  clusters: readonly Cluster[],
+  clusters: readonly Pick<Cluster, "findings">[],
 ): PairCounts {
   const predicted = new Map<unknown, number>();
   clusters.forEach((cluster, index) => {
@@ -49,4 +49,18 @@ export function precision(counts: PairCounts): number {
 export function recall(counts: PairCounts): number {
   const labelled = counts.truePositives + counts.falseNegatives;
   return labelled === 0 ? 1 : counts.truePositives / labelled;
+}
+
+/**
+ * The clusters as agreement sees them: an `unsure` cluster (merged on weak evidence) is not
+ * agreement until cross-examination confirms it, so each of its models' findings stand apart.
+ */
+export function agreedGroups(clusters: readonly Cluster[]): Pick<Cluster, "findings">[] {
+  return clusters.flatMap((cluster) =>
+    cluster.unsure === true
+      ? cluster.models.map((model) => ({
+          findings: cluster.findings.filter((finding) => finding.model === model),
+        }))
+      : [cluster],
+  );
 }

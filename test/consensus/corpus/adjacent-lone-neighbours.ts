@@ -1,0 +1,105 @@
+import { type CorpusScenario, GLM, KIMI, labelled, OPUS } from "./corpus-scenario.js";
+
+const FILE = "src/billing/apply-discount.ts";
+
+/**
+ * The gold-labelled pull request's shape: three models, true findings each reported by two,
+ * and lone findings a line or two from an unrelated neighbour that shares its identifiers
+ * (one next to another model's finding, one next to the same model's own different finding).
+ * Proximity and shared words are not agreement: the lone ones must stay alone.
+ */
+export const adjacentLoneNeighbours: CorpusScenario = {
+  name: "adjacent-lone-neighbours",
+  description: "lone findings a line from unrelated neighbours sharing identifiers",
+  modelOrder: [OPUS, KIMI, GLM],
+  findings: [
+    labelled(
+      "rounding",
+      OPUS,
+      "correctness",
+      FILE,
+      31,
+      "medium",
+      "high",
+      "`Math.round(total * rate)` rounds the discount in floating point",
+      "`total` is in cents but `rate` is a float, so `Math.round(1999 * 0.15)` and similar products land on .5 boundaries inconsistently; sum discounts in integer cents with an explicit rounding rule.",
+    ),
+    labelled(
+      "rounding",
+      KIMI,
+      "correctness",
+      FILE,
+      31,
+      "medium",
+      "medium",
+      "Floating-point rounding error in discount calculation",
+      "Multiplying the cent total by a fractional rate and rounding gives off-by-one-cent discounts for some totals.",
+    ),
+    labelled(
+      "lone-high",
+      GLM,
+      "security",
+      FILE,
+      32,
+      "high",
+      "medium",
+      "Discount `rate` can be negative and increases the total",
+      "the rate from the coupon is not validated, a negative rate makes total larger or a rate above 1 makes total negative, attacker can craft coupon",
+    ),
+    labelled(
+      "cap",
+      KIMI,
+      "correctness",
+      FILE,
+      34,
+      "medium",
+      "medium",
+      "Stacked coupons are not capped at the order total",
+      "Each coupon's discount is subtracted from `total` in the loop without `Math.max(0, ...)`, so two coupons can make `total` negative and the order is refunded.",
+    ),
+    labelled(
+      "cap",
+      OPUS,
+      "correctness",
+      FILE,
+      [34, 35],
+      "medium",
+      "high",
+      "`total` can go below zero when several coupons apply",
+      "The loop subtracts every coupon's discount from `total` and never clamps, so the charge becomes negative; clamp at zero after each subtraction.",
+    ),
+    labelled(
+      "lone-same-model",
+      OPUS,
+      "performance",
+      FILE,
+      35,
+      "low",
+      "medium",
+      "`coupons.find` inside the loop is quadratic in the number of coupons",
+      "For each coupon the loop calls `coupons.find` again to look up its stacking rule; with many coupons `total` is computed in O(n²). Build a map first.",
+    ),
+    labelled(
+      "currency",
+      GLM,
+      "correctness",
+      FILE,
+      38,
+      "medium",
+      "medium",
+      "Discount applied before currency conversion",
+      "total is converted with toCurrency after the discount, but fixed-amount coupons are in USD, so for other currencies the discount is wrong amount",
+    ),
+    labelled(
+      "currency",
+      KIMI,
+      "correctness",
+      FILE,
+      [37, 38],
+      "medium",
+      "medium",
+      "Fixed-amount coupons are subtracted in the wrong currency",
+      "A USD coupon amount is subtracted from a total that is later converted; a EUR order gets a discount of the wrong size. Convert the coupon amount first.",
+    ),
+  ],
+};

@@ -1,0 +1,116 @@
+import { type CorpusScenario, GLM, GPT, KIMI, labelled, OPUS, SONNET } from "./corpus-scenario.js";
+
+const FILE = "accounts/views/login.py";
+
+/**
+ * Same vocabulary, different defects: every finding is about `session` in one Django login
+ * view (lines 20-30): session fixation (the id is not cycled at login), a session cookie
+ * without `Secure`, and logout that leaves the server-side session alive. Styles: a terse
+ * one-liner, a verbose explainer, a review bot with headings, a run-on sentence.
+ */
+export const sameVocabularyPythonSession: CorpusScenario = {
+  name: "same-vocabulary-python-session",
+  description: "session fixation vs insecure cookie vs logout, all about session",
+  modelOrder: [OPUS, KIMI, SONNET, GLM, GPT],
+  findings: [
+    labelled(
+      "fixation",
+      OPUS,
+      "security",
+      FILE,
+      22,
+      "high",
+      "high",
+      "Session id is not rotated at login (session fixation)",
+      "The view sets `request.session['user_id']` itself instead of calling `django.contrib.auth.login`, so the session key the visitor had before authenticating stays valid; an attacker who planted that key is now logged in. Call `request.session.cycle_key()` or use `login()`.",
+    ),
+    labelled(
+      "fixation",
+      GPT,
+      "security",
+      FILE,
+      22,
+      "high",
+      "medium",
+      "Session fixation",
+      "No cycle_key() after auth.",
+    ),
+    labelled(
+      "fixation",
+      SONNET,
+      "security",
+      FILE,
+      [21, 22],
+      "high",
+      "high",
+      "🛡️ Security: pre-login session key survives authentication",
+      "**Why it matters** — the same session identifier is used before and after the password check, which lets an attacker fix a victim's session. **Fix** — regenerate the key on successful login.",
+    ),
+    labelled(
+      "cookie",
+      KIMI,
+      "security",
+      FILE,
+      25,
+      "medium",
+      "medium",
+      "`set_cookie('sessionid', ...)` without `secure=True`",
+      "The session cookie is sent over plain HTTP too, so anyone on the network can read it; set `secure=True` and `httponly=True`.",
+    ),
+    labelled(
+      "cookie",
+      GLM,
+      "security",
+      FILE,
+      [25, 26],
+      "medium",
+      "medium",
+      "Session cookie missing Secure and HttpOnly flags",
+      "the cookie that carries the session is created without secure flag and without httponly so it can be stolen by sniffing or by javascript in XSS",
+    ),
+    labelled(
+      "cookie",
+      SONNET,
+      "security",
+      FILE,
+      25,
+      "medium",
+      "high",
+      "🛡️ Security: session cookie is not marked Secure",
+      "**Why it matters** — without `secure=True` the browser also sends the session cookie over http. **Fix** — pass `secure=True, httponly=True, samesite='Lax'`.",
+    ),
+    labelled(
+      "logout",
+      OPUS,
+      "security",
+      FILE,
+      29,
+      "medium",
+      "high",
+      "Logout deletes the cookie but keeps the server-side session",
+      "`response.delete_cookie('sessionid')` only removes the browser's copy; the session row stays in the store, so a stolen session id keeps working after the user logged out. Call `request.session.flush()`.",
+    ),
+    labelled(
+      "logout",
+      GPT,
+      "security",
+      FILE,
+      29,
+      "medium",
+      "medium",
+      "Session not invalidated on logout",
+      "delete_cookie only; call session.flush().",
+    ),
+    labelled(
+      "logout",
+      KIMI,
+      "correctness",
+      FILE,
+      [29, 30],
+      "medium",
+      "medium",
+      "Server-side session survives logout",
+      "Logging out removes the cookie but never flushes the stored session, so the old session key remains valid until it expires.",
+    ),
+  ],
+};
