@@ -10,6 +10,7 @@ export type {
   FeedbackInput,
   FeedbackKind,
   PreviousRound,
+  ReviewBase,
   RepoDismissal,
   RoundEnding,
   RoundTrigger,
