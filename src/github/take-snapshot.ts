@@ -20,6 +20,8 @@ export interface PullRequestSnapshot {
   currentHeadSha: string;
   /** The PR's base commit: where the repository's conventions are read from. */
   baseSha: string;
+  /** The PR's base branch: a round reviewed against another one is no baseline for a step. */
+  baseRef: string;
   draft: boolean;
   files: DiffFile[];
   /** Files whose content could not be had (no patch, too large to extract…). */
@@ -127,6 +129,7 @@ export async function takeSnapshot(
     headSha,
     currentHeadSha: pull.head.sha,
     baseSha: pull.base.sha,
+    baseRef: pull.base.ref,
     draft: pull.draft ?? false,
     files,
     notReviewed,

@@ -49,11 +49,20 @@ export async function reviewPullRequest(
         "conventions not read from the base; the review goes on without them",
       ),
   });
-  // From round 2, the change since the last reviewed head, unless history was rewritten or a
-  // full review was asked for; the board says which before any reviewer starts.
-  const scope = await readReviewScope(octokit, round.repo, {
-    previousHeadSha: previous?.headSha ?? null,
+  // From round 2, what the PR's diff changed since the last reviewed head, unless no baseline
+  // holds (history or base rewritten, a lens unfinished there) or a full review was asked for;
+  // the board says which before any reviewer starts.
+  const { scope, base } = await readReviewScope(octokit, round.repo, {
+    previous:
+      previous === null
+        ? null
+        : {
+            headSha: previous.headSha,
+            base: previous.base,
+            unfinishedLenses: previous.unfinishedLenses,
+          },
     headSha: round.headSha,
+    base: { ref: snapshot.baseRef, sha: snapshot.baseSha },
     forceFull: round.trigger.full === true || deps.everyRoundFull === true,
     pullFiles: snapshot.files,
     signal: lease.signal,
@@ -63,6 +72,8 @@ export async function reviewPullRequest(
         "the change since the last reviewed head could not be read; reviewing the whole pull request",
       ),
   });
+  // What the next round measures its step against; unknown, the next round is full.
+  if (base !== null) await deps.store.saveReviewBase(round.id, base);
   const scopeStatus = scopeStatusOf(scope, previous?.headSha);
   showOnBoard(run, { ...run.status, scope: scopeStatus });
   const result = await reviewChange({
