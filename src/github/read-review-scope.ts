@@ -140,8 +140,7 @@ function stepOf(
   for (const pullFile of pullFiles) {
     const entry = step.get(pullFile.path);
     const baseMoved =
-      baseSide.has(pullFile.path) ||
-      (pullFile.oldPath !== null && baseSide.has(pullFile.oldPath));
+      baseSide.has(pullFile.path) || (pullFile.oldPath !== null && baseSide.has(pullFile.oldPath));
     if (!baseMoved && entry === undefined) continue;
     if (!baseMoved && entry?.patch !== undefined && entry.patch !== "") {
       files.push(

@@ -93,7 +93,7 @@ describe("readReviewScope", () => {
 
   it("reviews a merge of the base whose resolution reverts the base's fix, by its whole-PR patch", async () => {
     const { repo, pr } = await pullRequest("revert-fix");
-    github.setFile("main", "src/db.ts", "query(`SELECT ${id}`)\n", {
+    github.setFile("main", "src/db.ts", 'query("SELECT " + id)\n', {
       owner: "octo",
       repo: "revert-fix",
     });
@@ -109,7 +109,7 @@ describe("readReviewScope", () => {
     github.setFile("main", "docs/notes.md", "more notes\n", { owner: "octo", repo: "revert-fix" });
     const merged = github.pushCommit(
       start,
-      [{ path: "src/db.ts", content: "query(`SELECT ${id}`)\n" }],
+      [{ path: "src/db.ts", content: 'query("SELECT " + id)\n' }],
       { mergeBase: true },
     );
     const files = await pullFiles(repo, pr.number);
