@@ -17,7 +17,10 @@ const Id = z.number().int().positive();
 export const PullRequestPayload = z.object({
   action: z.enum(["opened", "synchronize", "reopened", "ready_for_review", "edited"]),
   // `edited`: what changed; only a new base starts a round.
-  changes: z.object({ base: z.object({}).passthrough().optional() }).passthrough().optional(),
+  changes: z
+    .object({ base: z.object({}).passthrough().optional() })
+    .passthrough()
+    .optional(),
   installation: Installation,
   repository: Repository,
   pull_request: z.object({
