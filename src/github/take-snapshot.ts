@@ -22,6 +22,8 @@ export interface PullRequestSnapshot {
   baseSha: string;
   /** The PR's base branch: a round reviewed against another one is no baseline for a step. */
   baseRef: string;
+  /** Who opened the PR (null for a deleted account): a small step needs their write access. */
+  author: { login: string; type: string } | null;
   draft: boolean;
   files: DiffFile[];
   /** Files whose content could not be had (no patch, too large to extract…). */
@@ -34,7 +36,7 @@ export interface PullRequestSnapshot {
 /** What the snapshot reads of the pull request itself (`GET /repos/{o}/{r}/pulls/{n}`). */
 export type PullRequestFields = Pick<
   Awaited<ReturnType<GitHubClient["rest"]["pulls"]["get"]>>["data"],
-  "title" | "body" | "head" | "base" | "draft" | "changed_files"
+  "title" | "body" | "head" | "base" | "draft" | "changed_files" | "user"
 >;
 
 /** GitHub lists at most 3,000 files of a pull request. */
@@ -130,6 +132,7 @@ export async function takeSnapshot(
     currentHeadSha: pull.head.sha,
     baseSha: pull.base.sha,
     baseRef: pull.base.ref,
+    author: pull.user === null ? null : { login: pull.user.login, type: pull.user.type },
     draft: pull.draft ?? false,
     files,
     notReviewed,

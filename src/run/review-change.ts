@@ -17,7 +17,7 @@ import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./rech
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
-import { emptyStepNote, smallStepPlan } from "./small-step-plan.js";
+import { emptyStepNote, type SmallStepGate, smallStepPlan } from "./small-step-plan.js";
 
 export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> {
   /**
@@ -43,6 +43,8 @@ export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> 
   onRecheck?: (record: ChallengeRecord) => Promise<void>;
   /** Default compact; full-diff is the economy benchmark's baseline, not a user setting. */
   promptStyle?: PromptStyle;
+  /** Whether a small step may run fewer models per lens, and its reviewers' seed; absent: never. */
+  smallStep?: SmallStepGate;
 }
 
 export interface ReviewChangeResult {
@@ -74,6 +76,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     finishedRechecks,
     onRecheck,
     promptStyle,
+    smallStep,
     ...rest
   } = options;
   const prepared = prepareChangeSet({
@@ -93,7 +96,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
   const plan = downshift.plan;
   rest.plan = plan;
   // An incremental step with nothing reviewable runs no lens; a small one, a few models per lens.
-  const step = smallStepPlan(plan, change, options.round, rest.skip);
+  const step = smallStepPlan(plan, change, smallStep, rest.skip);
   const reviewed = await reviewRound({
     ...rest,
     change,

@@ -9,6 +9,7 @@ import { loadConventionFiles } from "../load-conventions.js";
 import { readReviewScope } from "../read-review-scope.js";
 import { takeSnapshot } from "../take-snapshot.js";
 import { type RoundRun, showOnBoard } from "./round-run.js";
+import { smallStepGate } from "./small-step-gate.js";
 
 const DAY_MS = 86_400_000;
 
@@ -74,6 +75,7 @@ export async function reviewPullRequest(
   });
   // What the next round measures its step against; unknown, the next round is full.
   if (base !== null) await deps.store.saveReviewBase(round.id, base);
+  const smallStep = scope.kind === "incremental" ? await smallStepGate(run, snapshot.author) : null;
   const scopeStatus = scopeStatusOf(scope, previous?.headSha);
   showOnBoard(run, { ...run.status, scope: scopeStatus });
   const result = await reviewChange({
@@ -96,6 +98,7 @@ export async function reviewPullRequest(
           },
         }),
     scope,
+    ...(smallStep === null ? {} : { smallStep }),
     ...(await journalOf(run, scopeStatus)),
   });
   run.status = { ...result.status, scope: scopeStatus };
