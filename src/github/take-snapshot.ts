@@ -132,7 +132,7 @@ export async function takeSnapshot(
     currentHeadSha: pull.head.sha,
     baseSha: pull.base.sha,
     baseRef: pull.base.ref,
-    author: pull.user === null ? null : { login: pull.user.login, type: pull.user.type },
+    author: authorOf(pull),
     draft: pull.draft ?? false,
     files,
     notReviewed,
@@ -220,4 +220,10 @@ async function fetchChangedFiles(
     await writeFile(target, content);
   }
   return left;
+}
+
+/** Who opened the PR; null for a deleted account (or a caller's pull request without one). */
+function authorOf(pull: PullRequestFields): PullRequestSnapshot["author"] {
+  const user: PullRequestFields["user"] | undefined = pull.user;
+  return user === undefined || user === null ? null : { login: user.login, type: user.type };
 }
