@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LensFinding } from "../../src/findings/schema.js";
 import { MARKERS } from "../../src/render/markers.js";
@@ -99,6 +100,8 @@ describe("what a step is measured against", { timeout: 120_000 }, () => {
       ownerType: "Organization",
       files: { "src/db.js": `${VULNERABLE_QUERY}\n` },
     });
+    // The author can write: small steps would apply, so only the baseline rules keep them off.
+    stack.github.addCollaborator("octocat", "write", REPO);
     app = await startApp(stack);
   }, 60_000);
 
@@ -190,6 +193,115 @@ describe("what a step is measured against", { timeout: 120_000 }, () => {
     expect(round3).toContain(RM.title);
     const board = own(third, BOARD)[0]?.body ?? "";
     expect(board).toContain("Full review: a lens of the round at");
+    expect(github.validationErrors).toEqual([]);
+  });
+});
+
+/*
+ * A round where every lens was skipped for the daily budget is no baseline either: after the
+ * operator raises the cap (a restart on a new config, the store kept), the next one-line push is
+ * reviewed in full and the code pushed while the budget was spent is seen.
+ */
+describe("after a round the budget skipped", { timeout: 150_000 }, () => {
+  let stack: Stack;
+  let app: RunningApp | undefined;
+
+  const configure = async (budget: readonly string[]) => {
+    await writeFile(
+      stack.configPath,
+      [
+        "providers:",
+        "  - name: ollama-cloud",
+        "    type: ollama",
+        `    host: ${stack.ollama.url}`,
+        "models:",
+        '  - { id: "glm-5.2:cloud", provider: ollama-cloud }',
+        '  - { id: "kimi-k2.6:cloud", provider: ollama-cloud }',
+        "review:",
+        "  lenses: [security, correctness]",
+        "  maxTurns: 6",
+        "  timeoutSeconds: 60",
+        "  debounceSeconds: 0",
+        ...budget,
+        "",
+      ].join("\n"),
+    );
+    await app?.stop();
+    app = await startApp(stack);
+    return app;
+  };
+  const reviewedAt = async (pr: PullRequestSnapshot) => {
+    await waitFor(
+      () => stack.github.checkRuns(pr.headSha).some((check) => check.status === "completed"),
+      60_000,
+    );
+    const consensus = () =>
+      stack.github
+        .comments(pr)
+        .find(
+          (comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(CONSENSUS),
+        )?.body ?? "";
+    await waitFor(() => consensus().includes(pr.headSha), 10_000);
+    return consensus();
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    routeReviews(stack, {
+      "[budget]": {
+        findings: (_model, lens, request) =>
+          lens === "security" && shown(request, `+${RM_LINE}`) ? [RM] : [],
+      },
+    });
+    stack.github.addRepo({ owner: REPO.owner, name: REPO.repo, ownerType: "Organization" });
+    stack.github.addCollaborator("octocat", "write", REPO);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await stack?.close();
+  });
+
+  it("the next one-line push reviews the code pushed while every lens was skipped", async () => {
+    const { github } = stack;
+    let running = await configure([]);
+    const first = github.addPullRequest({
+      ...REPO,
+      title: "Settings [budget]",
+      files: [{ path: "src/b.js", base: text(lines(20, "b")), head: text(bHead) }],
+    });
+    await deliver(running.webhookUrl, pullRequestEvent("opened", first), WEBHOOK_SECRET);
+    await reviewedAt(first);
+
+    // Round 1 spent more than a token today: every lens of round 2 is skipped.
+    running = await configure(["budget:", "  dailyTokens: 1"]);
+    const second = github.pushCommit(first, [
+      {
+        path: "src/c.js",
+        content: text(["export const c1 = 1;", "export const c2 = 2;", RM_LINE]),
+      },
+    ]);
+    await deliver(
+      running.webhookUrl,
+      pullRequestEvent("synchronize", second, { before: first.headSha }),
+      WEBHOOK_SECRET,
+    );
+    const round2 = await reviewedAt(second);
+    expect(round2).toContain("budget reached");
+    expect(round2).not.toContain(RM.title);
+
+    running = await configure([]);
+    const third = github.pushCommit(second, [
+      { path: "src/b.js", content: text(withLine(bHead, 18, "export const b18 = 1800;")) },
+    ]);
+    await deliver(
+      running.webhookUrl,
+      pullRequestEvent("synchronize", third, { before: second.headSha }),
+      WEBHOOK_SECRET,
+    );
+    const round3 = await reviewedAt(third);
+    expect(round3).not.toContain("small step");
+    expect(round3).toContain(RM.title);
     expect(github.validationErrors).toEqual([]);
   });
 });
