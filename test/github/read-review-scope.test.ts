@@ -92,12 +92,22 @@ describe("readReviewScope", () => {
   });
 
   it("reviews a merge of the base whose resolution reverts the base's fix, by its whole-PR patch", async () => {
-    const { repo, pr } = await pullRequest("revert-fix");
-    github.setFile("main", "src/db.ts", 'query("SELECT " + id)\n', {
+    // The vulnerable file is on main before the PR: the PR's head has it as the base had it.
+    const name = "revert-fix";
+    github.addRepo({
       owner: "octo",
-      repo: "revert-fix",
+      name,
+      files: { "src/db.ts": 'query("SELECT " + id)\n', "docs/notes.md": "notes\n" },
     });
-    github.setFile("main", "docs/notes.md", "notes\n", { owner: "octo", repo: "revert-fix" });
+    const repo = { owner: "octo", repo: name };
+    const pr = github.addPullRequest({
+      repo: name,
+      owner: "octo",
+      files: [
+        { path: "src/a.ts", base: lines(30, "a"), head: lines(31, "a") },
+        { path: "src/b.ts", head: lines(5, "b") },
+      ],
+    });
     const start = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }]);
     // Round 1 reviewed `start`; main then fixes the injection, and the author merges main in,
     // keeping the old src/db.ts: the PR now reverts the fix. No commit of the author's touches
