@@ -34,7 +34,7 @@ export interface Cluster {
    * carried as still open: the push left its lines alone, or a re-check found it still there
    * (`recheck`: "confirmed"; "unsure" when the re-check could not tell).
    */
-  carried?: { since: number; recheck?: "confirmed" | "unsure" };
+  carried?: { since: number; recheck?: "confirmed" | "unsure" | "not-rechecked" };
   /**
    * Dismissed on this pull request by a person with write access (`@gadfly dismiss` or
    * `@gadfly false-positive` on its thread, not undismissed since): never posted inline again,

@@ -71,7 +71,7 @@ function carriedCluster(
   previousRound: number,
 ): Cluster {
   const findings: Finding[] = detail.models.map((model) => ({
-    file: previous.file,
+    file: at.file ?? previous.file,
     line: at.line,
     endLine: at.endLine,
     severity: previous.severity,

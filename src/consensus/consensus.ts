@@ -49,9 +49,15 @@ export interface PreviousFindingDetail {
  */
 export interface CarriedFinding {
   fingerprint: string;
+  /** Its file at this head when the PR moved it (a rename); absent, where it was. */
+  file?: string;
   line: number;
   endLine: number;
-  recheck?: "confirmed" | "unsure";
+  /**
+   * `confirmed`/`unsure`: what the re-check said; `not-rechecked`: a model that reported it
+   * did not finish its lens this round, so nobody who could tell was asked.
+   */
+  recheck?: "confirmed" | "unsure" | "not-rechecked";
 }
 
 export interface RoundComparison {

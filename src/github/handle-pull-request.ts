@@ -4,15 +4,17 @@ import type { RoundDependencies } from "./round-dependencies.js";
 import { type StartOutcome, startRound } from "./start-round.js";
 
 /**
- * opened / synchronize / reopened / ready_for_review: a round with an
- * advisory check on the PR's current head (drafts and `onPush: off` skipped
- * per the repo's config).
+ * opened / synchronize / reopened / ready_for_review, and edited with a new base branch: a round
+ * with an advisory check on the PR's current head (drafts and `onPush: off` skipped per the
+ * repo's config). A new base changes what the PR does to it: that round reviews the whole PR,
+ * since the last round reviewed against another base (readReviewScope).
  */
 export const PULL_REQUEST_EVENTS = [
   "pull_request.opened",
   "pull_request.synchronize",
   "pull_request.reopened",
   "pull_request.ready_for_review",
+  "pull_request.edited",
 ] as const;
 
 export async function handlePullRequest(
@@ -25,6 +27,8 @@ export async function handlePullRequest(
     return { kind: "skipped", reason: "no installation in the payload" };
   if (payload.pull_request.state !== "open")
     return { kind: "skipped", reason: "pull request is not open" };
+  if (payload.action === "edited" && payload.changes.base === undefined)
+    return { kind: "skipped", reason: "edited without a new base branch" };
   return oncePerDelivery(context, deps, async () =>
     // The head is checked against the PR's current one under the PR's lock (startRound): a late
     // delivery for an older head must not supersede the round of a newer push.

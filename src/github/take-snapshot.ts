@@ -20,6 +20,10 @@ export interface PullRequestSnapshot {
   currentHeadSha: string;
   /** The PR's base commit: where the repository's conventions are read from. */
   baseSha: string;
+  /** The PR's base branch: a round reviewed against another one is no baseline for a step. */
+  baseRef: string;
+  /** Who opened the PR (null for a deleted account): a small step needs their write access. */
+  author: { login: string; type: string } | null;
   draft: boolean;
   files: DiffFile[];
   /** Files whose content could not be had (no patch, too large to extract…). */
@@ -32,7 +36,7 @@ export interface PullRequestSnapshot {
 /** What the snapshot reads of the pull request itself (`GET /repos/{o}/{r}/pulls/{n}`). */
 export type PullRequestFields = Pick<
   Awaited<ReturnType<GitHubClient["rest"]["pulls"]["get"]>>["data"],
-  "title" | "body" | "head" | "base" | "draft" | "changed_files"
+  "title" | "body" | "head" | "base" | "draft" | "changed_files" | "user"
 >;
 
 /** GitHub lists at most 3,000 files of a pull request. */
@@ -100,6 +104,8 @@ export async function takeSnapshot(
     headSha,
     currentHeadSha: pull.head.sha,
     baseSha: pull.base.sha,
+    baseRef: pull.base.ref,
+    author: authorOf(pull),
     draft: pull.draft ?? false,
     files,
     notReviewed,
@@ -163,4 +169,10 @@ async function fetchChangedFiles(
     await writeFile(target, content);
   }
   return left;
+}
+
+/** Who opened the PR; null for a deleted account (or a caller's pull request without one). */
+function authorOf(pull: PullRequestFields): PullRequestSnapshot["author"] {
+  const user: PullRequestFields["user"] | undefined = pull.user;
+  return user === undefined || user === null ? null : { login: user.login, type: user.type };
 }

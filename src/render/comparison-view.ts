@@ -42,6 +42,8 @@ function carriedNote(cluster: RoundComparison["stillOpen"][number]): string | nu
     return "the push changed its lines; re-checked: still there";
   if (cluster.carried.recheck === "unsure")
     return "the push changed its lines; not confirmed fixed, so kept open";
+  if (cluster.carried.recheck === "not-rechecked")
+    return "not re-checked this round: a model that reported it did not finish; kept open";
   return `carried from round ${cluster.carried.since}: the push left its lines alone`;
 }
 

@@ -44,5 +44,17 @@ export function scopeLine(scope: ScopeStatus): ScopeLine | null {
       };
     case "unavailable":
       return { head: `${full}GitHub could not give the change since`, since, tail: "" };
+    case "previous-partial":
+      return {
+        head: `${full}a lens of the round at`,
+        since,
+        tail: "did not finish, so what it was to review is reviewed now",
+      };
+    case "base-changed":
+      return {
+        head: `${full}the pull request's base is not the one`,
+        since,
+        tail: "was reviewed against",
+      };
   }
 }

@@ -72,7 +72,9 @@ export type ReviewScope =
  * Why a round reviews the whole PR: its first round; `@gadfly review full`; the last reviewed
  * head is not an ancestor of the new one (a force-push or rebase) or is gone; nothing changed
  * since it (a review asked again on the same head); the step's diff could not be had whole
- * (too many files for GitHub to list, or GitHub failed).
+ * (too many files for GitHub to list, or GitHub failed); a lens of the last round that no model
+ * finished (what it was to review is unreviewed); the PR's base branch is not the one the last
+ * round reviewed against (or that was not recorded), or it was rewritten under the PR.
  */
 export type FullReviewReason =
   | "first-round"
@@ -80,4 +82,6 @@ export type FullReviewReason =
   | "not-ancestor"
   | "no-change"
   | "too-large"
-  | "unavailable";
+  | "unavailable"
+  | "previous-partial"
+  | "base-changed";

@@ -49,6 +49,8 @@ export {
   type ScopeStatus,
 } from "./round-status.js";
 export { type ClaimedRound, createRoundWorker } from "./round-worker.js";
+export type { SmallStepGate } from "./small-step-plan.js";
+export { smallStepSeed } from "./small-step-seed.js";
 export { retentionDays, startRetention } from "./start-retention.js";
 // Type only, so it loads nothing of the store: the repository a round is about.
 export type { RepoRef } from "./store/run-store.js";

@@ -37,11 +37,12 @@ export interface RecheckResult {
 }
 
 /**
- * Re-checks previous findings whose lines the push touched: each is put, as cross-examination
- * puts a claim (a short tool session on this head ending in a `gadfly-challenge` block, with
- * finalize and one repair turn), to the first model of this round that reported it, or to the
- * round's first model when none of them runs now. A confirmation carries it (re-checked); a
- * refutation lets it show as fixed. An unsure, failed or cancelled re-check, and a finding past
+ * Re-checks previous findings whose lines the push touched (or that it moved): each is put, as
+ * cross-examination puts a claim (a short tool session on this head ending in a
+ * `gadfly-challenge` block, with finalize and one repair turn), to every model of this round
+ * that reported it, or to the round's first model when none of them runs now. A confirmation
+ * carries it (re-checked); it shows as fixed only when every model that reported it refutes it,
+ * the quorum that made it (verdictOf). An unsure, failed or cancelled re-check, and a finding past
  * `maxRechecks` (the most severe are re-checked first), is carried as still open and marked
  * unsure: a finding is never called fixed without a model saying so.
  */
@@ -52,21 +53,23 @@ export async function recheckFindings(options: RecheckOptions): Promise<RecheckR
     (left, right) => SEVERITY_RANK[right.finding.severity] - SEVERITY_RANK[left.finding.severity],
   );
   const asked = ordered.slice(0, Math.max(0, options.settings.maxRechecks));
-  const planned: PlannedChallenge[] = asked.map(({ finding, line, endLine }) => {
-    const reporter = finding.detail?.models.find((model) => options.models.includes(model));
-    return {
+  const planned: PlannedChallenge[] = asked.flatMap(({ finding, file, line, endLine }) => {
+    const reporters = (finding.detail?.models ?? []).filter((model) =>
+      options.models.includes(model),
+    );
+    return (reporters.length === 0 ? [first] : reporters).map((challenger) => ({
       fingerprint: finding.fingerprint,
-      challenger: reporter ?? first,
+      challenger,
       claim: {
         lens: finding.detail?.lens ?? "correctness",
-        file: finding.file,
+        file: file ?? finding.file,
         line,
         endLine,
         severity: finding.severity,
         title: finding.title,
         body: finding.detail?.body ?? "",
       },
-    };
+    }));
   });
   const records = await crossExamine({
     planned,
@@ -80,22 +83,39 @@ export async function recheckFindings(options: RecheckOptions): Promise<RecheckR
     ...(options.finished === undefined ? {} : { finished: options.finished }),
     ...(options.onRecheck === undefined ? {} : { onChallenge: options.onRecheck }),
   });
-  const verdicts = new Map(
-    records.map((record) => [
-      record.fingerprint,
-      record.outcome === "answered" ? record.verdict : "unsure",
-    ]),
-  );
   const carried: CarriedFinding[] = [];
-  for (const { finding, line, endLine } of ordered) {
-    const verdict = verdicts.get(finding.fingerprint) ?? "unsure";
+  for (const { finding, file, line, endLine } of ordered) {
+    const verdict = verdictOf(finding, records);
     if (verdict === "refute") continue;
     carried.push({
       fingerprint: finding.fingerprint,
+      ...(file === undefined ? {} : { file }),
       line,
       endLine,
       recheck: verdict === "confirm" ? "confirmed" : "unsure",
     });
   }
   return { carried, records };
+}
+
+/**
+ * A re-check's verdict on a finding, with the quorum that made it: refuted only when every
+ * model that reported it refutes it now (a 2-model finding needs both; a lone one, its own
+ * model), confirmed when any of them confirms; anything else (a reporter absent, failed or
+ * unsure) leaves it unsure, so kept open.
+ */
+function verdictOf(
+  finding: FindingToRecheck["finding"],
+  records: readonly ChallengeRecord[],
+): "refute" | "confirm" | "unsure" {
+  const answers = new Map(
+    records
+      .filter((record) => record.fingerprint === finding.fingerprint)
+      .map((record) => [record.model, record.outcome === "answered" ? record.verdict : "unsure"]),
+  );
+  if ([...answers.values()].includes("confirm")) return "confirm";
+  const reporters = finding.detail?.models ?? [];
+  const refuted =
+    reporters.length > 0 && reporters.every((model) => answers.get(model) === "refute");
+  return refuted ? "refute" : "unsure";
 }

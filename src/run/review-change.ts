@@ -12,6 +12,7 @@ import { collectSecrets } from "./collect-secrets.js";
 import { challengeResults, runCrossExaminationPhase } from "./cross-examination-phase.js";
 import type { ChallengeRecord } from "./cross-examine.js";
 import { downshiftPlan } from "./downshift-plan.js";
+import { notRechecked } from "./not-rechecked.js";
 import { planCarry } from "./plan-carry.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
 import { readFileEvidence } from "./read-file-evidence.js";
@@ -19,7 +20,7 @@ import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./rech
 import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
 import type { RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
-import { emptyStepNote, smallStepPlan } from "./small-step-plan.js";
+import { emptyStepNote, type SmallStepGate, smallStepPlan } from "./small-step-plan.js";
 
 export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> {
   /**
@@ -45,6 +46,8 @@ export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> 
   onRecheck?: (record: ChallengeRecord) => Promise<void>;
   /** Default compact; full-diff is the economy benchmark's baseline, not a user setting. */
   promptStyle?: PromptStyle;
+  /** Whether a small step may run fewer models per lens, and its reviewers' seed; absent: never. */
+  smallStep?: SmallStepGate;
 }
 
 export interface ReviewChangeResult {
@@ -76,6 +79,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     finishedRechecks,
     onRecheck,
     promptStyle,
+    smallStep,
     ...rest
   } = options;
   const evidence =
@@ -99,7 +103,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
   const plan = downshift.plan;
   rest.plan = plan;
   // An incremental step with nothing reviewable runs no lens; a small one, a few models per lens.
-  const step = smallStepPlan(plan, change, options.round, rest.skip);
+  const step = smallStepPlan(plan, change, smallStep, rest.skip);
   const reviewed = await reviewRound({
     ...rest,
     change,
@@ -150,12 +154,23 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     });
   let consensus = consensusOf();
   let rechecks: ChallengeRecord[] = [];
+  if (previous !== undefined && change.scope?.kind !== "incremental") {
+    // A finding whose reporter did not finish its lens here is not fixed by its silence.
+    const kept = notRechecked(consensus.comparison?.fixed ?? [], reports, true);
+    if (kept.length > 0) consensus = consensusOf(kept);
+  }
   if (previous !== undefined && change.scope?.kind === "incremental" && !rest.signal.aborted) {
     // Only what nobody reported again needs carrying: the rest is still open by matching.
-    const carried = await carryUnreported(rest, change, consensus.comparison?.fixed ?? [], {
-      ...(finishedRechecks === undefined ? {} : { finished: finishedRechecks }),
-      ...(onRecheck === undefined ? {} : { onRecheck }),
-    });
+    const carried = await carryUnreported(
+      rest,
+      change,
+      consensus.comparison?.fixed ?? [],
+      reports,
+      {
+        ...(finishedRechecks === undefined ? {} : { finished: finishedRechecks }),
+        ...(onRecheck === undefined ? {} : { onRecheck }),
+      },
+    );
     rechecks = carried.records;
     if (carried.carry.length > 0) consensus = consensusOf(carried.carry);
     if (step.kind === "empty") {
@@ -201,11 +216,33 @@ async function carryUnreported(
   options: Omit<ReviewChangeOptions, "source" | "previous" | "scope">,
   change: ChangeSet,
   unreported: readonly PreviousFinding[],
+  reports: readonly LensReport[],
   persisted: Pick<RecheckOptions, "finished" | "onRecheck">,
 ): Promise<{ carry: CarriedFinding[]; records: ChallengeRecord[] }> {
   if (change.scope?.kind !== "incremental") return { carry: [], records: [] };
   const pullPaths = new Set(change.files.map((file) => file.path));
-  const plan = planCarry(unreported, change.scope, pullPaths);
+  const planned = planCarry(unreported, change.scope, pullPaths);
+  // A touched finding whose reporter did not finish its lens here is kept, not asked.
+  const untold = new Set(
+    notRechecked(
+      planned.recheck.map((entry) => entry.finding),
+      reports,
+      false,
+    ).map((entry) => entry.fingerprint),
+  );
+  const kept: CarriedFinding[] = planned.recheck
+    .filter((entry) => untold.has(entry.finding.fingerprint))
+    .map(({ finding, file, line, endLine }) => ({
+      fingerprint: finding.fingerprint,
+      ...(file === undefined ? {} : { file }),
+      line,
+      endLine,
+      recheck: "not-rechecked",
+    }));
+  const plan = {
+    carry: [...planned.carry, ...kept],
+    recheck: planned.recheck.filter((entry) => !untold.has(entry.finding.fingerprint)),
+  };
   const settings = options.plan.crossExamination;
   const rechecked = await recheckFindings({
     findings: plan.recheck,

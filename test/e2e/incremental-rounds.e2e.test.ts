@@ -73,6 +73,8 @@ describe("incremental rounds", { timeout: 60_000 }, () => {
       files: { ".github/gadfly.yml": "lenses: [security]\n" },
     });
     stack.github.addCollaborator("maintainer", "write", { owner: "octo-org", repo: "steps" });
+    // The PRs' author can write: small steps apply to them.
+    stack.github.addCollaborator("octocat", "write", { owner: "octo-org", repo: "steps" });
     app = await startApp(stack);
   }, 60_000);
 
@@ -118,11 +120,11 @@ describe("incremental rounds", { timeout: 60_000 }, () => {
     const incremental = seen.filter((messages) =>
       messages.some((message) => message.includes(INCREMENTAL_NOTE)),
     );
-    // A one-line step is a small step (review.smallStep): one of the four models reviews the
-    // one lens, in one session that answers at once.
-    expect(incremental).toHaveLength(1);
+    // A one-line step is a small step (review.smallStep): two of the four models review the
+    // one lens, security (never left to one model), each in one session that answers at once.
+    expect(incremental).toHaveLength(2);
     expect(round2).toContain(
-      `small step (2 lines since ${first.headSha.slice(0, 7)}): one model per lens`,
+      `small step (2 lines since ${first.headSha.slice(0, 7)}): one model per lens, 2 on security`,
     );
     for (const messages of incremental) {
       const all = messages.join("\n");
@@ -132,9 +134,11 @@ describe("incremental rounds", { timeout: 60_000 }, () => {
       expect(all).not.toContain("diff --git a/src/a.js");
       expect(all).toContain("src/a.js");
     }
+    // Each round's merge base (the base it reviews against), and round 2's step; the base did
+    // not move, so no compare of merge bases.
     expect(
       github.requests({ method: "GET", path: "/repos/octo-org/steps/compare/*" }),
-    ).toHaveLength(1);
+    ).toHaveLength(3);
     // Nobody reported them again, and the push did not touch their lines: still open, not fixed.
     expect(round2).toMatch(/Since the last round.*✅ 0 fixed · 🔁 2 still open · 🆕 0 new/);
     expect(round2).toContain("Shell command built from");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKERS } from "../../src/render/markers.js";
 import { assignReviewers } from "../../src/run/assign-reviewers.js";
+import { smallStepSeed } from "../../src/run/small-step-seed.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
 import { CHALLENGE_LENS } from "../fakes/model-script.js";
 import {
@@ -17,10 +18,11 @@ import { aHead, bHead, INJECTION, lines, NAN, text, withLine } from "./step-fixt
 
 /*
  * Light incremental steps against the running app (review.smallStep at its defaults): after a
- * one-file push of one line, each of the five lenses is reviewed by exactly one of the four
- * models (the fakes count the sessions per model and lens), dealt as assignReviewers deals round
- * 2, and the open findings the push left alone stay open; a push that changes only an ignored
- * file sends no review session at all, carries the findings, and the check still completes.
+ * one-file push of one line, each lens is reviewed by one of the four models and security by two
+ * (the fakes count the sessions per model and lens), dealt as assignReviewers deals by the app's
+ * secret and the head, and the open findings the push left alone stay open; a push that changes
+ * only an ignored file sends no review session at all, carries the findings, and the check still
+ * completes. A fork's push, and a push by an author who cannot write, get every model.
  */
 
 const TAG = "[small-step]";
@@ -79,6 +81,8 @@ describe("small incremental steps", { timeout: 90_000 }, () => {
       ownerType: "Organization",
       files: { ".github/gadfly.yml": 'ignore: ["docs/**"]\n' },
     });
+    // Small steps are for authors who can write to the repository.
+    stack.github.addCollaborator("octocat", "write", { owner: "octo-org", repo: "small-steps" });
     app = await startApp(stack);
   }, 60_000);
 
@@ -90,7 +94,7 @@ describe("small incremental steps", { timeout: 90_000 }, () => {
   let first: PullRequestSnapshot;
   let second: PullRequestSnapshot;
 
-  it("round 2 after a one-line push sends exactly one session per lens and keeps the open findings", async () => {
+  it("round 2 after a one-line push sends one session per lens, two on security, and keeps the open findings", async () => {
     const { github } = stack;
     first = github.addPullRequest({
       owner: "octo-org",
@@ -120,18 +124,21 @@ describe("small incremental steps", { timeout: 90_000 }, () => {
     );
     const round2 = await consensusAt(second);
     const sessions = sessionsSince(before);
+    // Dealt by the app's secret and the head, the security lens to two models.
     const dealt = assignReviewers(
       MODELS.map((model) => model.id),
       LENSES,
       1,
-      2,
+      smallStepSeed(WEBHOOK_SECRET, `octo-org/small-steps#${second.number}`, second.headSha),
+      new Map([["security", 2]]),
     );
+    expect(dealt.get("security")).toHaveLength(2);
     expect(Object.fromEntries(sessions)).toEqual(Object.fromEntries(dealt));
     // Spread: every model reviewed at least one lens.
     expect(new Set([...sessions.values()].flat()).size).toBe(4);
 
     const since = first.headSha.slice(0, 7);
-    const note = `small step (2 lines since ${since}): one model per lens`;
+    const note = `small step (2 lines since ${since}): one model per lens, 2 on security`;
     expect(round2).toContain(note);
     expect(round2).toMatch(/✅ 0 fixed · 🔁 2 still open · 🆕 0 new/);
     expect(round2).toContain("Shell command built from");
@@ -167,6 +174,43 @@ describe("small incremental steps", { timeout: 90_000 }, () => {
     // the review partial.
     expect(check?.output?.title).toBe(`Significant issues — ${note}`);
     await waitFor(() => (own(third, BOARD)[0]?.body ?? "").includes(note), 10_000);
+    expect(github.validationErrors).toEqual([]);
+  });
+
+  it("a one-line push to a fork's PR, or by an author who cannot write, is reviewed by every model", async () => {
+    const { github } = stack;
+    github.addCollaborator("reader", "read", { owner: "octo-org", repo: "small-steps" });
+    const authors = [
+      { user: "mallory", headRepository: { owner: "mallory", name: "small-steps" } },
+      { user: "reader" },
+    ];
+    for (const author of authors) {
+      const opened = github.addPullRequest({
+        owner: "octo-org",
+        repo: "small-steps",
+        title: `Settings ${TAG}`,
+        ...author,
+        files: [
+          { path: "src/a.js", base: text(lines(30, "a")), head: text(aHead) },
+          { path: "src/b.js", base: text(lines(20, "b")), head: text(bHead) },
+        ],
+      });
+      await deliver(app.webhookUrl, pullRequestEvent("opened", opened), WEBHOOK_SECRET);
+      await consensusAt(opened);
+      const before = router.calls(TAG);
+      const pushed = github.pushCommit(opened, [
+        { path: "src/b.js", content: text(withLine(bHead, 18, "export const b18 = 1800;")) },
+      ]);
+      await deliver(
+        app.webhookUrl,
+        pullRequestEvent("synchronize", pushed, { before: opened.headSha }),
+        WEBHOOK_SECRET,
+      );
+      const round2 = await consensusAt(pushed);
+      expect(round2).not.toContain("small step");
+      const sessions = sessionsSince(before);
+      for (const lens of LENSES) expect(new Set(sessions.get(lens))).toHaveProperty("size", 4);
+    }
     expect(github.validationErrors).toEqual([]);
   });
 });

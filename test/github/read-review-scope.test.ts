@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffFile } from "../../src/diff/index.js";
 import { parsePatch } from "../../src/diff/index.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { readReviewScope } from "../../src/github/read-review-scope.js";
+import { type ReviewBaseline, readReviewScope } from "../../src/github/read-review-scope.js";
+import type { ReviewScope } from "../../src/run/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { quietOctokit } from "../fakes/fake-github/quiet-octokit.js";
 
@@ -48,29 +49,94 @@ async function pullFiles(repo: { owner: string; repo: string }, number: number) 
   );
 }
 
+type Pr = { headSha: string; baseSha: string; baseRef: string };
+/** The round at `pr` as the store gives it back: reviewed against its base's merge base. */
+const reviewedAt = (pr: Pr, extra: Partial<ReviewBaseline> = {}): ReviewBaseline => ({
+  headSha: pr.headSha,
+  base: { ref: pr.baseRef, mergeBaseSha: pr.baseSha },
+  unfinishedLenses: [],
+  ...extra,
+});
+const baseOf = (pr: Pr) => ({ ref: pr.baseRef, sha: pr.baseSha });
+const stepPaths = (scope: ReviewScope) =>
+  scope.kind === "incremental" ? scope.files.map((file) => file.path) : scope;
+
 describe("readReviewScope", () => {
   it("reviews only the files changed since the last reviewed head, with their step patches", async () => {
     const { repo, pr } = await pullRequest("step");
     const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }]);
     const files = await pullFiles(repo, pr.number);
 
-    const scope = await readReviewScope(octokit, repo, {
-      previousHeadSha: pr.headSha,
+    const { scope, base } = await readReviewScope(octokit, repo, {
+      previous: reviewedAt(pr),
       headSha: pushed.headSha,
+      base: baseOf(pushed),
       forceFull: false,
       pullFiles: files,
     });
 
+    // What this round reviews against, for the next one.
+    expect(base).toEqual({ ref: "main", mergeBaseSha: pr.baseSha });
     expect(scope.kind).toBe("incremental");
     if (scope.kind !== "incremental") return;
     expect(scope.since).toBe(pr.headSha);
     expect(scope.files.map((file) => file.path)).toEqual(["src/b.ts"]);
+    expect(scope.wholePatch).toBeUndefined();
     // The step's patch (one line added at 6), not the whole PR's (a new file of six lines).
     const added = scope.files[0]?.hunks.flatMap((hunk) =>
       hunk.lines.filter((line) => line.type === "add").map((line) => line.newLine),
     );
     expect(added).toEqual([6]);
-    expect(github.requests({ method: "GET", path: "/repos/octo/step/compare/*" })).toHaveLength(1);
+    // The merge base now, and the step: the base did not move, so nothing more.
+    expect(github.requests({ method: "GET", path: "/repos/octo/step/compare/*" })).toHaveLength(2);
+  });
+
+  it("reviews a merge of the base whose resolution reverts the base's fix, by its whole-PR patch", async () => {
+    // The vulnerable file is on main before the PR: the PR's head has it as the base had it.
+    const name = "revert-fix";
+    github.addRepo({
+      owner: "octo",
+      name,
+      files: { "src/db.ts": 'query("SELECT " + id)\n', "docs/notes.md": "notes\n" },
+    });
+    const repo = { owner: "octo", repo: name };
+    const pr = github.addPullRequest({
+      repo: name,
+      owner: "octo",
+      files: [
+        { path: "src/a.ts", base: lines(30, "a"), head: lines(31, "a") },
+        { path: "src/b.ts", head: lines(5, "b") },
+      ],
+    });
+    const start = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }]);
+    // Round 1 reviewed `start`; main then fixes the injection, and the author merges main in,
+    // keeping the old src/db.ts: the PR now reverts the fix. No commit of the author's touches
+    // src/db.ts, so a step of commits (last head to head) would not list it.
+    github.setFile("main", "src/db.ts", 'query("SELECT ?", [id])\n', {
+      owner: "octo",
+      repo: "revert-fix",
+    });
+    github.setFile("main", "docs/notes.md", "more notes\n", { owner: "octo", repo: "revert-fix" });
+    const merged = github.pushCommit(
+      start,
+      [{ path: "src/db.ts", content: 'query("SELECT " + id)\n' }],
+      { mergeBase: true },
+    );
+    const files = await pullFiles(repo, pr.number);
+    expect(files.map((file) => file.path).sort()).toEqual(["src/a.ts", "src/b.ts", "src/db.ts"]);
+
+    const { scope, base } = await readReviewScope(octokit, repo, {
+      previous: reviewedAt({ ...start, baseSha: pr.baseSha }),
+      headSha: merged.headSha,
+      base: baseOf(merged),
+      forceFull: false,
+      pullFiles: files,
+    });
+
+    expect(base).toEqual({ ref: "main", mergeBaseSha: merged.baseSha });
+    // The revert is reviewed whole; main's own change (docs) is not the PR's and stays out.
+    expect(stepPaths(scope)).toEqual(["src/db.ts"]);
+    expect(scope.kind === "incremental" && scope.wholePatch).toEqual(["src/db.ts"]);
   });
 
   it("reviews a step file whose patch does not parse by its whole-PR patch, never failing", async () => {
@@ -94,9 +160,10 @@ describe("readReviewScope", () => {
       },
     } as unknown as GitHubClient;
 
-    const scope = await readReviewScope(broken, repo, {
-      previousHeadSha: pr.headSha,
+    const { scope } = await readReviewScope(broken, repo, {
+      previous: reviewedAt(pr),
       headSha: pushed.headSha,
+      base: baseOf(pushed),
       forceFull: false,
       pullFiles: files,
     });
@@ -108,9 +175,10 @@ describe("readReviewScope", () => {
     const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }], {
       rewrite: true,
     });
-    const scope = await readReviewScope(octokit, repo, {
-      previousHeadSha: pr.headSha,
+    const { scope } = await readReviewScope(octokit, repo, {
+      previous: reviewedAt(pr),
       headSha: pushed.headSha,
+      base: baseOf(pushed),
       forceFull: false,
       pullFiles: await pullFiles(repo, pr.number),
     });
@@ -119,62 +187,66 @@ describe("readReviewScope", () => {
 
   it("falls back to full when the last reviewed head is gone (404) or is ahead of the new one", async () => {
     const { repo, pr } = await pullRequest("gone");
-    const input = { forceFull: false, pullFiles: [] as DiffFile[] };
+    const input = { forceFull: false, pullFiles: [] as DiffFile[], base: baseOf(pr) };
+    const gone = "0123456789abcdef0123456789abcdef01234567";
     expect(
-      await readReviewScope(octokit, repo, {
-        ...input,
-        previousHeadSha: "0123456789abcdef0123456789abcdef01234567",
-        headSha: pr.headSha,
-      }),
+      (
+        await readReviewScope(octokit, repo, {
+          ...input,
+          previous: reviewedAt({ ...pr, headSha: gone }),
+          headSha: pr.headSha,
+        })
+      ).scope,
     ).toEqual({ kind: "full", reason: "not-ancestor" });
     const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: "x\n" }]);
     // Reviewed at the newer head, then the branch was reset to the older one.
     expect(
-      await readReviewScope(octokit, repo, {
-        ...input,
-        previousHeadSha: pushed.headSha,
-        headSha: pr.headSha,
-      }),
+      (
+        await readReviewScope(octokit, repo, {
+          ...input,
+          previous: reviewedAt(pushed),
+          headSha: pr.headSha,
+        })
+      ).scope,
     ).toEqual({ kind: "full", reason: "not-ancestor" });
   });
 
-  it("is full without asking GitHub on a first round, when asked for, and on the same head", async () => {
+  it("is full on a first round, when asked for, on the same head, and without a baseline", async () => {
     const { repo, pr } = await pullRequest("asked");
-    const base = { headSha: pr.headSha, pullFiles: [] as DiffFile[] };
-    expect(
-      await readReviewScope(octokit, repo, { ...base, previousHeadSha: null, forceFull: false }),
-    ).toEqual({ kind: "full", reason: "first-round" });
-    expect(
-      await readReviewScope(octokit, repo, { ...base, previousHeadSha: "abc", forceFull: true }),
-    ).toEqual({ kind: "full", reason: "requested" });
-    expect(
-      await readReviewScope(octokit, repo, {
-        ...base,
-        previousHeadSha: pr.headSha,
-        forceFull: false,
-      }),
-    ).toEqual({ kind: "full", reason: "no-change" });
-    expect(github.requests({ method: "GET", path: "/repos/octo/asked/compare/*" })).toEqual([]);
+    const input = { headSha: pr.headSha, pullFiles: [] as DiffFile[], base: baseOf(pr) };
+    const scope = async (previous: ReviewBaseline | null, forceFull = false) =>
+      (await readReviewScope(octokit, repo, { ...input, previous, forceFull })).scope;
+    const other = reviewedAt({ ...pr, headSha: "abc" });
+    expect(await scope(null)).toEqual({ kind: "full", reason: "first-round" });
+    expect(await scope(other, true)).toEqual({ kind: "full", reason: "requested" });
+    expect(await scope(reviewedAt(pr))).toEqual({ kind: "full", reason: "no-change" });
+    // A lens no model finished at the last head: what it was to review is reviewed now.
+    expect(await scope({ ...other, unfinishedLenses: ["security"] })).toEqual({
+      kind: "full",
+      reason: "previous-partial",
+    });
+    // Reviewed against another base branch, or with no base recorded.
+    expect(await scope({ ...other, base: { ref: "release", mergeBaseSha: pr.baseSha } })).toEqual({
+      kind: "full",
+      reason: "base-changed",
+    });
+    expect(await scope({ ...other, base: null })).toEqual({ kind: "full", reason: "base-changed" });
+    // Only the merge base now was asked of GitHub, once per call.
+    expect(github.requests({ method: "GET", path: "/repos/octo/asked/compare/*" })).toHaveLength(6);
   });
 
-  it("leaves out a step file that is not the PR's own (brought in from the base)", async () => {
-    const { repo, pr } = await pullRequest("merged");
-    const pushed = github.pushCommit(pr, [
-      { path: "src/b.ts", content: lines(6, "b") },
-      { path: "docs/from-main.md", content: "merged from main\n" },
-    ]);
-    const files = (await pullFiles(repo, pr.number)).filter(
-      (file) => file.path !== "docs/from-main.md",
-    );
-    const scope = await readReviewScope(octokit, repo, {
-      previousHeadSha: pr.headSha,
+  it("is full when the base branch was rewritten under the PR", async () => {
+    const { repo, pr } = await pullRequest("base-rewritten");
+    const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }]);
+    // The merge base recorded is not an ancestor of the one now (a commit on no branch).
+    const { scope } = await readReviewScope(octokit, repo, {
+      previous: reviewedAt(pr, { base: { ref: "main", mergeBaseSha: pushed.headSha } }),
       headSha: pushed.headSha,
+      base: baseOf(pushed),
       forceFull: false,
-      pullFiles: files,
+      pullFiles: await pullFiles(repo, pr.number),
     });
-    expect(scope.kind === "incremental" && scope.files.map((file) => file.path)).toEqual([
-      "src/b.ts",
-    ]);
+    expect(scope).toEqual({ kind: "full", reason: "base-changed" });
   });
 
   it("reports a GitHub failure past the retries and reviews in full, saying why", async () => {
@@ -182,14 +254,17 @@ describe("readReviewScope", () => {
     const pushed = github.pushCommit(pr, [{ path: "src/b.ts", content: lines(6, "b") }]);
     github.failNext("GET", "/repos/octo/failing/compare/*", 502);
     const errors: unknown[] = [];
-    const scope = await readReviewScope(octokit, repo, {
-      previousHeadSha: pr.headSha,
+    const { scope, base } = await readReviewScope(octokit, repo, {
+      previous: reviewedAt(pr),
       headSha: pushed.headSha,
+      base: baseOf(pushed),
       forceFull: false,
       pullFiles: [],
       onError: (error) => errors.push(error),
     });
     expect(scope).toEqual({ kind: "full", reason: "unavailable" });
+    // Not known, so the next round cannot measure a step against this one either.
+    expect(base).toBeNull();
     expect(errors).toHaveLength(1);
     expect((errors[0] as { status?: number }).status).toBe(502);
   });

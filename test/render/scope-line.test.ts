@@ -43,6 +43,14 @@ describe("the board's scope line", () => {
       { kind: "full", reason: "unavailable", since: "abc1234ffff" },
       "🔎 Full review: GitHub could not give the change since `abc1234`\n",
     ],
+    [
+      { kind: "full", reason: "previous-partial", since: "abc1234ffff" },
+      "🔎 Full review: a lens of the round at `abc1234` did not finish, so what it was to review is reviewed now\n",
+    ],
+    [
+      { kind: "full", reason: "base-changed", since: "abc1234ffff" },
+      "🔎 Full review: the pull request's base is not the one `abc1234` was reviewed against\n",
+    ],
   ] as const)("%j", (scope, want) => {
     expect(renderStatusBoard(status(scope), { lenses: {} })).toContain(want);
   });

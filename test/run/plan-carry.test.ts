@@ -52,6 +52,23 @@ describe("planCarry", () => {
     ).toEqual([{ finding, line: 40, endLine: 42 }]);
   });
 
+  it("follows a file the step moved: its finding is re-checked at the new path, not fixed", () => {
+    const moved = parsePatch("src/vendor/q.js", "", {
+      status: "renamed",
+      previousPath: "src/q.js",
+    });
+    const finding = at("src/q.js", 5);
+    const plan = planCarry(
+      [finding],
+      { kind: "incremental", since: "abc", files: [moved] },
+      new Set(["src/vendor/q.js"]),
+    );
+    expect(plan).toEqual({
+      carry: [],
+      recheck: [{ finding, file: "src/vendor/q.js", line: 5, endLine: 7 }],
+    });
+  });
+
   it("leaves out a finding without stored detail, or in a file the PR no longer changes", () => {
     expect(planCarry([at("src/b.js", 7, false), at("src/gone.js", 3)], scope, pull)).toEqual({
       carry: [],

@@ -48,7 +48,7 @@ async function recheck(
     models: options.models ?? ["alpha", "beta"],
     modelFor: (model, fingerprint) => {
       asked.push(`${fingerprint} → ${model}`);
-      const verdict = verdicts[fingerprint];
+      const verdict = verdicts[`${fingerprint}/${model}`] ?? verdicts[fingerprint];
       return scriptedChatModel(
         verdict === undefined ? [answer("no block"), answer("none")] : [block(verdict)],
       );
@@ -67,13 +67,50 @@ async function recheck(
 }
 
 describe("recheckFindings", () => {
-  it("asks the first model of the round that reported each finding, and carries only what it does not refute", async () => {
+  it("asks every model of the round that reported each finding, and lets it go only on the quorum that made it", async () => {
     const { carried, asked } = await recheck(
-      [previous("f1", "high", ["gamma", "beta"]), previous("f2", "medium", ["alpha"])],
-      { f1: "refute", f2: "confirm" },
+      [
+        previous("both", "high", ["alpha", "beta"]),
+        previous("one", "high", ["alpha", "beta"]),
+        previous("absent", "high", ["gamma", "beta"]),
+        previous("lone", "medium", ["alpha"]),
+        previous("kept", "medium", ["alpha"]),
+      ],
+      {
+        both: "refute",
+        "one/beta": "refute",
+        "one/alpha": "unsure",
+        absent: "refute",
+        lone: "refute",
+        kept: "confirm",
+      },
     );
-    expect(asked.sort()).toEqual(["f1 → beta", "f2 → alpha"]);
-    expect(carried).toEqual([{ fingerprint: "f2", line: 4, endLine: 6, recheck: "confirmed" }]);
+    expect(asked.sort()).toEqual([
+      "absent → beta",
+      "both → alpha",
+      "both → beta",
+      "kept → alpha",
+      "lone → alpha",
+      "one → alpha",
+      "one → beta",
+    ]);
+    // A 2-model finding refuted by both, and a lone one by its own model, are fixed. One
+    // refutation of a 2-model finding, or a reporter that does not run now, keeps it open.
+    expect(carried).toEqual([
+      { fingerprint: "one", line: 4, endLine: 6, recheck: "unsure" },
+      { fingerprint: "absent", line: 4, endLine: 6, recheck: "unsure" },
+      { fingerprint: "kept", line: 4, endLine: 6, recheck: "confirmed" },
+    ]);
+  });
+
+  it("re-checks a moved finding at its new path, and carries it there", async () => {
+    const { carried } = await recheck(
+      [{ ...previous("moved", "high", ["alpha"]), file: "src/vendor/a.js" }],
+      { moved: "confirm" },
+    );
+    expect(carried).toEqual([
+      { fingerprint: "moved", file: "src/vendor/a.js", line: 4, endLine: 6, recheck: "confirmed" },
+    ]);
   });
 
   it("keeps a finding open, marked unsure, when its re-check is unsure or gives no answer", async () => {
@@ -94,7 +131,11 @@ describe("recheckFindings", () => {
       { maxRechecks: 1 },
     );
     expect(asked).toEqual(["high → alpha"]);
-    expect(carried).toEqual([{ fingerprint: "low", line: 4, endLine: 6, recheck: "unsure" }]);
+    // A model that did not report it cannot make the quorum: refuted by it, still open.
+    expect(carried).toEqual([
+      { fingerprint: "high", line: 4, endLine: 6, recheck: "unsure" },
+      { fingerprint: "low", line: 4, endLine: 6, recheck: "unsure" },
+    ]);
   });
 
   it("never calls a finding fixed once the round is stopped", async () => {

@@ -4,7 +4,8 @@ import { ReviewConfig, type SmallStepConfig } from "../../src/config/schema.js";
 import { parsePatch } from "../../src/diff/parse-patch.js";
 import { assignReviewers } from "../../src/run/assign-reviewers.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
-import { emptyStepNote, smallStepPlan } from "../../src/run/small-step-plan.js";
+import { emptyStepNote, type SmallStepGate, smallStepPlan } from "../../src/run/small-step-plan.js";
+import { smallStepSeed } from "../../src/run/small-step-seed.js";
 
 const MODELS = ["m1", "m2", "m3", "m4"];
 const LENSES = ["security", "correctness", "maintainability", "performance", "error-handling"];
@@ -58,40 +59,38 @@ function perModel(assignment: Map<string, string[]>): Map<string, number> {
   return counts;
 }
 
+const seed = (head: string, secret = "the app's secret") =>
+  smallStepSeed(secret, "octo/widgets#7", head);
+const HEADS = Array.from({ length: 40 }, (_, index) => `head${index}`);
+const ALLOWED: SmallStepGate = { seed: seed("fff0000") };
+
 describe("assignReviewers", () => {
-  it("is deterministic: the same round deals the same", () => {
-    expect(assignReviewers(MODELS, LENSES, 1, 7)).toEqual(assignReviewers(MODELS, LENSES, 1, 7));
-    expect(assignReviewers(MODELS, LENSES, 1, 2)).toEqual(
-      new Map([
-        ["security", ["m3"]],
-        ["correctness", ["m4"]],
-        ["maintainability", ["m1"]],
-        ["performance", ["m2"]],
-        ["error-handling", ["m3"]],
-      ]),
+  it("is deterministic for a seed: a resumed round (same secret, same head) deals the same", () => {
+    expect(assignReviewers(MODELS, LENSES, 1, seed("a"))).toEqual(
+      assignReviewers(MODELS, LENSES, 1, seed("a")),
     );
   });
 
-  it("rotates with the round: over as many rounds as models, every model covers every lens", () => {
-    for (const perLens of [1, 2, 3]) {
-      const covered = new Map(LENSES.map((lens) => [lens, new Set<string>()]));
-      for (let round = 2; round < 2 + MODELS.length; round++) {
-        for (const [lens, models] of assignReviewers(MODELS, LENSES, perLens, round))
-          for (const model of models) covered.get(lens)?.add(model);
-      }
-      for (const models of covered.values()) expect([...models].sort()).toEqual(MODELS);
-    }
-    // Consecutive rounds differ.
-    expect(assignReviewers(MODELS, LENSES, 1, 3)).not.toEqual(
-      assignReviewers(MODELS, LENSES, 1, 4),
+  it("depends on the secret, not on anything the author controls alone", () => {
+    // Another secret deals another way for most heads: knowing the head is not enough.
+    const differs = HEADS.filter(
+      (head) =>
+        JSON.stringify([...assignReviewers(MODELS, LENSES, 1, seed(head))]) !==
+        JSON.stringify([...assignReviewers(MODELS, LENSES, 1, seed(head, "another secret"))]),
     );
+    expect(differs.length).toBeGreaterThan(HEADS.length / 2);
+    // Over heads, the security lens falls to every model: none is its fixed reviewer.
+    const security = new Set(
+      HEADS.flatMap((head) => assignReviewers(MODELS, LENSES, 1, seed(head)).get("security")),
+    );
+    expect([...security].sort()).toEqual(MODELS);
   });
 
   it("gives each lens distinct models and each model the same number of lenses, give or take one", () => {
     for (const models of [MODELS, ["x", "y"], ["a", "b", "c"], ["solo"]]) {
       for (const perLens of [1, 2, 3]) {
-        for (let round = 1; round < 9; round++) {
-          const assignment = assignReviewers(models, LENSES, perLens, round);
+        for (const head of HEADS.slice(0, 8)) {
+          const assignment = assignReviewers(models, LENSES, perLens, seed(head));
           const each = Math.min(perLens, models.length);
           for (const assigned of assignment.values()) {
             expect(assigned).toHaveLength(each);
@@ -108,35 +107,61 @@ describe("assignReviewers", () => {
     }
   });
 
-  it("lists a lens's models in config order, and gives no one a lens when there are no models", () => {
-    expect(assignReviewers(MODELS, ["security"], 2, 3).get("security")).toEqual(["m1", "m4"]);
-    expect(assignReviewers([], LENSES, 1, 2).get("security")).toEqual([]);
+  it("gives a lens at least what `atLeast` asks, in config order, and no one a lens without models", () => {
+    const wider = new Map([["security", 2]]);
+    for (const head of HEADS.slice(0, 8)) {
+      const assignment = assignReviewers(MODELS, LENSES, 1, seed(head), wider);
+      const security = assignment.get("security") ?? [];
+      expect(security).toHaveLength(2);
+      expect(security).toEqual(MODELS.filter((model) => security.includes(model)));
+      expect(assignment.get("correctness")).toHaveLength(1);
+    }
+    expect(assignReviewers(["solo"], ["security"], 1, seed("a"), wider).get("security")).toEqual([
+      "solo",
+    ]);
+    expect(assignReviewers([], LENSES, 1, seed("a")).get("security")).toEqual([]);
   });
 });
 
 describe("smallStepPlan", () => {
   it("gives a small incremental step one model per lens by default, and says so", () => {
-    const step = smallStepPlan(plan(), change([file("a.ts", 10)]), 2);
+    const step = smallStepPlan(plan(), change([file("a.ts", 10)]), ALLOWED);
     expect(step.kind).toBe("small");
     if (step.kind !== "small") return;
     expect(step.lines).toBe(10);
-    expect(step.note).toBe("small step (10 lines since abc1234): one model per lens");
-    expect([...step.assignment.values()].every((models) => models.length === 1)).toBe(true);
-    expect(step.assignment).toEqual(assignReviewers(MODELS, LENSES, 1, 2));
+    expect(step.note).toBe(
+      "small step (10 lines since abc1234): one model per lens, 2 on security",
+    );
+    // The security lens is never left to one model; every other lens gets one.
+    expect(step.assignment.get("security")).toHaveLength(2);
+    for (const lens of LENSES.slice(1)) expect(step.assignment.get(lens)).toHaveLength(1);
+    expect(step.assignment).toEqual(
+      assignReviewers(MODELS, LENSES, 1, seed("fff0000"), new Map([["security", 2]])),
+    );
+  });
+
+  it("is never small without a gate that allows it: a fork, an author who cannot write", () => {
+    const small = change([file("a.ts", 10)]);
+    expect(smallStepPlan(plan(), small, undefined).kind).toBe("whole");
+    expect(
+      smallStepPlan(plan(), small, { refused: "the pull request comes from a fork" }).kind,
+    ).toBe("whole");
+    // Nothing reviewable is still nothing to review.
+    expect(smallStepPlan(plan(), change([]), { refused: "fork" }).kind).toBe("empty");
   });
 
   it("counts only the step's reviewable lines against maxChangedLines (at it: small; above: whole)", () => {
-    expect(smallStepPlan(plan(), change([file("a.ts", 200)]), 2).kind).toBe("small");
-    expect(smallStepPlan(plan(), change([file("a.ts", 150), file("b.ts", 51)]), 2).kind).toBe(
+    expect(smallStepPlan(plan(), change([file("a.ts", 200)]), ALLOWED).kind).toBe("small");
+    expect(smallStepPlan(plan(), change([file("a.ts", 150), file("b.ts", 51)]), ALLOWED).kind).toBe(
       "whole",
     );
     const ignored = change([file("a.ts", 150), file("dist/out.js", 51)], {
       notReviewed: [{ path: "dist/out.js", reason: "ignored" }],
     });
-    expect(smallStepPlan(plan(), ignored, 2).kind).toBe("small");
+    expect(smallStepPlan(plan(), ignored, ALLOWED).kind).toBe("small");
     const custom = plan({ maxChangedLines: 20, reviewersPerLens: 2 });
-    expect(smallStepPlan(custom, change([file("a.ts", 21)]), 2).kind).toBe("whole");
-    const two = smallStepPlan(custom, change([file("a.ts", 1)]), 2);
+    expect(smallStepPlan(custom, change([file("a.ts", 21)]), ALLOWED).kind).toBe("whole");
+    const two = smallStepPlan(custom, change([file("a.ts", 1)]), ALLOWED);
     expect(two.kind === "small" && two.note).toBe(
       "small step (1 line since abc1234): 2 models per lens",
     );
@@ -144,34 +169,37 @@ describe("smallStepPlan", () => {
 
   it("is off with maxChangedLines 0, for full rounds, and when every model is asked per lens", () => {
     expect(
-      smallStepPlan(plan({ maxChangedLines: 0, reviewersPerLens: 1 }), change([file("a.ts", 1)]), 2)
-        .kind,
+      smallStepPlan(
+        plan({ maxChangedLines: 0, reviewersPerLens: 1 }),
+        change([file("a.ts", 1)]),
+        ALLOWED,
+      ).kind,
     ).toBe("whole");
-    expect(smallStepPlan(plan(), change(null), 2).kind).toBe("whole");
+    expect(smallStepPlan(plan(), change(null), ALLOWED).kind).toBe("whole");
     expect(
       smallStepPlan(
         plan({ maxChangedLines: 200, reviewersPerLens: 4 }),
         change([file("a.ts", 1)]),
-        2,
+        ALLOWED,
       ).kind,
     ).toBe("whole");
   });
 
   it("deals no lens to a model the round keeps from the change", () => {
     const skip = new Map([["m2", "not on forks"]]);
-    const step = smallStepPlan(plan(), change([file("a.ts", 3)]), 5, skip);
+    const step = smallStepPlan(plan(), change([file("a.ts", 3)]), ALLOWED, skip);
     expect(step.kind === "small" && [...step.assignment.values()].flat()).not.toContain("m2");
     const alone = new Map(["m1", "m2", "m3"].map((id) => [id, "kept out"]));
-    expect(smallStepPlan(plan(), change([file("a.ts", 3)]), 5, alone).kind).toBe("whole");
+    expect(smallStepPlan(plan(), change([file("a.ts", 3)]), ALLOWED, alone).kind).toBe("whole");
   });
 
   it("an incremental step with nothing reviewable is empty, whatever maxChangedLines says", () => {
-    expect(smallStepPlan(plan(), change([]), 2)).toEqual({ kind: "empty", since: SINCE });
+    expect(smallStepPlan(plan(), change([]), ALLOWED)).toEqual({ kind: "empty", since: SINCE });
     const onlyIgnored = change([file("dist/out.js", 5)], {
       notReviewed: [{ path: "dist/out.js", reason: "ignored" }],
     });
     expect(
-      smallStepPlan(plan({ maxChangedLines: 0, reviewersPerLens: 1 }), onlyIgnored, 2),
+      smallStepPlan(plan({ maxChangedLines: 0, reviewersPerLens: 1 }), onlyIgnored, ALLOWED),
     ).toEqual({ kind: "empty", since: SINCE });
     expect(emptyStepNote(SINCE, 3)).toBe(
       "nothing to review since abc1234: 3 open findings carried",

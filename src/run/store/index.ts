@@ -11,6 +11,7 @@ export type {
   FeedbackKind,
   PreviousRound,
   RepoDismissal,
+  ReviewBase,
   RoundEnding,
   RoundTrigger,
   RunStore,

@@ -314,6 +314,15 @@ const roundLeases = [
   "UPDATE rounds SET state = 'queued', attempts = 0 WHERE state IN ('queued', 'running')",
 ];
 
+/**
+ * What a round reviewed against: the PR's base branch and the merge base of its head, so the
+ * next round's step is measured between the two PR diffs and a base change is a full round.
+ */
+const reviewBase = [
+  "ALTER TABLE rounds ADD COLUMN review_base_ref TEXT",
+  "ALTER TABLE rounds ADD COLUMN review_merge_base TEXT",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -358,4 +367,5 @@ export const migrations: readonly Migration[] = [
     sqlite: roundLeases,
     postgres: [...roundLeases, "DROP TABLE queue_cancellations"],
   },
+  { version: 13, name: "review base", sqlite: reviewBase, postgres: reviewBase },
 ];

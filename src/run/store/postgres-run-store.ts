@@ -46,6 +46,7 @@ import type {
   PreviousRound,
   RepoDismissal,
   RepoRef,
+  ReviewBase,
   RoundArtifacts,
   RoundEnding,
   RoundLeaseRef,
@@ -78,7 +79,9 @@ import {
   type RoundRow,
   repoDismissalFromRow,
   repoDismissalsQuery,
+  reviewBaseFromRow,
   roundFromRow,
+  UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
 
 export interface PostgresRunStoreOptions {
@@ -367,6 +370,13 @@ export class PostgresRunStore implements RunStore {
     if (result.rowCount === 0) throw new Error(`No round ${roundId} in the run store`);
   }
 
+  async saveReviewBase(roundId: string, base: ReviewBase): Promise<void> {
+    await this.query(
+      "UPDATE rounds SET review_base_ref = $1, review_merge_base = $2 WHERE id = $3",
+      [base.ref, base.mergeBaseSha, roundId],
+    );
+  }
+
   async markLensRunning(roundId: string, model: string, lens: string): Promise<boolean> {
     const result = await this.query(
       `INSERT INTO lens_runs (round_id, model, lens, state, started_at) VALUES ($1, $2, $3, 'running', $4)
@@ -494,12 +504,15 @@ export class PostgresRunStore implements RunStore {
       `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = $1 ORDER BY ordinal`,
       [round.id],
     );
+    const unfinished = await this.query<{ lens: string }>(UNFINISHED_LENSES_SQL("$1"), [round.id]);
     return {
       roundId: round.id,
       round: round.number,
       headSha: round.headSha,
       artifacts: round.artifacts,
       findings: findings.rows.map(previousFindingFromRow),
+      unfinishedLenses: unfinished.rows.map((entry) => entry.lens),
+      base: reviewBaseFromRow(row),
     };
   }
 

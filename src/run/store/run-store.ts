@@ -144,6 +144,20 @@ export interface PreviousRound {
   artifacts: RoundArtifacts;
   /** In the order they were saved. */
   findings: PreviousFinding[];
+  /**
+   * The lenses it ran that no model finished (every report of the lens skipped, failed or
+   * cancelled), in name order. What they were to review is unreviewed at its head, so a round
+   * with any is no baseline for the next step: the next round reviews the whole pull request.
+   */
+  unfinishedLenses: string[];
+  /** What it reviewed against (`saveReviewBase`); null when it was not recorded. */
+  base: ReviewBase | null;
+}
+
+/** The base a round reviewed the PR's diff against: the base branch and its merge base. */
+export interface ReviewBase {
+  ref: string;
+  mergeBaseSha: string;
 }
 
 export interface PostedInline {
@@ -281,6 +295,8 @@ export interface RunStore {
   saveTranscript(roundId: string, model: string, lens: string, messages: Message[]): Promise<void>;
   transcript(roundId: string, model: string, lens: string): Promise<Message[] | null>;
 
+  /** Records what the round reviews against (its PR's diff is merge base to head). */
+  saveReviewBase(roundId: string, base: ReviewBase): Promise<void>;
   /** Replaces the findings published by the round. */
   saveFingerprints(roundId: string, findings: PreviousFinding[]): Promise<void>;
   /** The PR's last completed round numbered below `beforeRoundNumber`, or null. */

@@ -38,6 +38,7 @@ import type {
   PreviousRound,
   RepoDismissal,
   RepoRef,
+  ReviewBase,
   RoundArtifacts,
   RoundEnding,
   RoundLeaseRef,
@@ -71,7 +72,9 @@ import {
   type RoundRow,
   repoDismissalFromRow,
   repoDismissalsQuery,
+  reviewBaseFromRow,
   roundFromRow,
+  UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
 
 export interface SqliteRunStoreOptions {
@@ -330,6 +333,14 @@ export class SqliteRunStore implements RunStore {
     if (result.changes === 0) throw new Error(`No round ${roundId} in the run store`);
   }
 
+  async saveReviewBase(roundId: string, base: ReviewBase): Promise<void> {
+    this.statements
+      .prepare<[string, string, string]>(
+        "UPDATE rounds SET review_base_ref = ?, review_merge_base = ? WHERE id = ?",
+      )
+      .run(base.ref, base.mergeBaseSha, roundId);
+  }
+
   async markLensRunning(roundId: string, model: string, lens: string): Promise<boolean> {
     const result = this.statements
       .prepare<[string, string, string, number]>(
@@ -466,12 +477,17 @@ export class SqliteRunStore implements RunStore {
         `SELECT ${ROUND_FINDING_COLUMNS} FROM round_findings WHERE round_id = ? ORDER BY ordinal`,
       )
       .all(round.id);
+    const unfinished = this.statements
+      .prepare<[string], { lens: string }>(UNFINISHED_LENSES_SQL("?"))
+      .all(round.id);
     return {
       roundId: round.id,
       round: round.number,
       headSha: round.headSha,
       artifacts: round.artifacts,
       findings: rows.map(previousFindingFromRow),
+      unfinishedLenses: unfinished.map((entry) => entry.lens),
+      base: reviewBaseFromRow(row),
     };
   }
 

@@ -9,6 +9,7 @@ import type {
   FeedbackKind,
   PostedInline,
   RepoDismissal,
+  ReviewBase,
   RoundArtifacts,
   RoundState,
   RoundTrigger,
@@ -47,6 +48,9 @@ export interface RoundRow {
   lease_owner: string | null;
   lease_expires_at: number | null;
   not_before: number | null;
+  /** Migration 13: the base branch and merge base the round reviewed against. */
+  review_base_ref: string | null;
+  review_merge_base: string | null;
 }
 
 /** Maps a row to the store's shape; the CHECK constraints guarantee the enum columns. */
@@ -85,6 +89,21 @@ export function roundFromRow(row: RoundRow): StoredRound {
 
 /** The columns of `round_findings` that `RoundFindingRow` holds, for a SELECT. */
 export const ROUND_FINDING_COLUMNS = "fingerprint, title, file, line, severity, url, detail";
+
+/** The base a round reviewed against, when it recorded one. */
+export function reviewBaseFromRow(row: RoundRow): ReviewBase | null {
+  if (row.review_base_ref === null || row.review_merge_base === null) return null;
+  return { ref: row.review_base_ref, mergeBaseSha: row.review_merge_base };
+}
+
+/**
+ * The lenses of a round that no model finished, by name: a lens counts as reviewed when at least
+ * one of its reports is `done` (a skipped, failed or cancelled one saw nothing). `parameter` is
+ * the round id's placeholder in the store's dialect.
+ */
+export const UNFINISHED_LENSES_SQL = (parameter: string) =>
+  `SELECT lens FROM lens_runs WHERE round_id = ${parameter}
+   GROUP BY lens HAVING SUM(CASE WHEN state = 'done' THEN 1 ELSE 0 END) = 0 ORDER BY lens`;
 
 /** A `round_findings` row: the fingerprint of a finding a round published. */
 export interface RoundFindingRow {

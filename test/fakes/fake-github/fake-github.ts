@@ -8,13 +8,13 @@ import {
   toBuffer,
 } from "./add-repository.js";
 import { buildModeChange } from "./build-mode-change.js";
-import { diffTrees } from "./diff-trees.js";
 import type { FakeState } from "./fake-state.js";
 import type { FaultScript, ScriptedFault } from "./fault-script.js";
 import type { GraphqlFailure } from "./graphql/graphql-failure.js";
 import { SECONDARY_RATE_LIMIT_MESSAGE, type ValidationFailure } from "./handle-request.js";
 import type { PathPattern } from "./path-pattern.js";
 import { type PushedFile, type PushOptions, pushCommit } from "./push-commit.js";
+import { recomputePullDiff } from "./recompute-pull-diff.js";
 import type { MinuteCount, RecordedRequest, RequestFilter, RequestLog } from "./request-log.js";
 import { findReviewComment, reviewThreadsOf } from "./review-threads.js";
 import type {
@@ -141,6 +141,22 @@ export class FakeGitHub {
   ): PullRequestSnapshot {
     const { repository, record } = this.#pullRequest(pullRequest);
     return pushCommit(this.#parts.state, repository, record, files, options);
+  }
+
+  /**
+   * Points the PR at another base branch (as editing it on GitHub does): its base is that
+   * branch's tip and its files are recomputed from the new merge base. Deliver
+   * `pullRequestEvent("edited", pr, { changes: { base: … } })` to tell the app.
+   */
+  changeBase(pullRequest: PullRequestKey, baseRef: string): PullRequestSnapshot {
+    const { state } = this.#parts;
+    const { repository, record } = this.#pullRequest(pullRequest);
+    const tip = state.resolveRef(repository, baseRef);
+    if (tip === undefined || !repository.branches.has(baseRef))
+      throw new Error(`no branch ${baseRef}`);
+    Object.assign(record, { baseRef, baseSha: tip.sha, updatedAt: state.timestamp() });
+    recomputePullDiff(repository, record);
+    return state.pullRequestSnapshot(repository, record);
   }
 
   /**
@@ -460,10 +476,6 @@ export class FakeGitHub {
   }
 
   #recompute(repository: RepositoryRecord, pullRequest: PullRequestRecord): void {
-    const base = repository.commits.get(pullRequest.baseSha);
-    const head = repository.commits.get(pullRequest.headSha);
-    if (base === undefined || head === undefined) return;
-    pullRequest.files = diffTrees(base.tree, head.tree, pullRequest.renames);
-    pullRequest.diff = pullRequest.files.map((file) => file.diffText).join("");
+    recomputePullDiff(repository, pullRequest);
   }
 }

@@ -79,15 +79,20 @@ function adapt(
   return payload;
 }
 
-/** `pull_request.<action>` for a PR of the fake; `before` is for `synchronize`. */
+/**
+ * `pull_request.<action>` for a PR of the fake; `before` is for `synchronize`, `changes` for
+ * `edited` (`{ base: { ref: { from }, sha: { from } } }` after `fake.changeBase`).
+ */
 export function pullRequestEvent(
   action: string,
   pullRequest: PullRequestSnapshot,
-  options: { before?: string; sender?: UserRecord } = {},
+  options: { before?: string; sender?: UserRecord; changes?: Record<string, unknown> } = {},
 ): WebhookEvent {
   const payload = adapt("pull_request", action, pullRequest, options.sender ?? pullRequest.user);
   payload.number = pullRequest.number;
   payload.pull_request = pullRequestJson(pullRequest);
+  if (action === "edited") payload.changes = options.changes ?? {};
+  else delete payload.changes;
   if (action === "synchronize") {
     payload.before = options.before ?? pullRequest.baseSha;
     payload.after = pullRequest.headSha;

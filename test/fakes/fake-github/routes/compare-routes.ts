@@ -1,9 +1,10 @@
 import { diffTrees } from "../diff-trees.js";
 import { githubError } from "../github-error.js";
+import { ancestry } from "../merge-base.js";
 import { paginate } from "../paginate.js";
 import { type RepositoryRouteContext, repositoryRoute } from "../repository-route.js";
 import type { Route, RouteResponse } from "../route.js";
-import type { CommitRecord, RepositoryRecord } from "../types.js";
+import type { CommitRecord } from "../types.js";
 import { fileJson } from "./pull-request-routes.js";
 
 // GitHub's compare lists at most 300 files for the whole comparison (on the first page only).
@@ -61,24 +62,6 @@ function compareCommits(context: RepositoryRouteContext): RouteResponse {
       ...(firstPage ? { files: files.map((file) => fileJson(context, head.sha, file)) } : {}),
     },
   };
-}
-
-/** Every commit reachable from `sha`, nearest first (breadth-first over parents). */
-function ancestry(
-  repository: RepositoryRecord,
-  sha: string,
-): { order: string[]; set: Set<string> } {
-  const order: string[] = [];
-  const set = new Set<string>();
-  const queue = [sha];
-  while (queue.length > 0) {
-    const next = queue.shift() as string;
-    if (set.has(next)) continue;
-    set.add(next);
-    order.push(next);
-    queue.push(...(repository.commits.get(next)?.parents ?? []));
-  }
-  return { order, set };
 }
 
 const apiRepo = (context: RepositoryRouteContext) =>

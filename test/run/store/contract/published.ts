@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { LensReport } from "../../../../src/agent/index.js";
 import type { PreviousFinding } from "../../../../src/consensus/consensus.js";
 import { MAX_DETAIL_BODY_CHARS } from "../../../../src/run/store/store-rows.js";
+import { lensReport } from "../../../builders/lens-report.js";
 import { claimRound, endRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
@@ -58,6 +60,8 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
         // The sticky comments it wrote, which the next round edits by id.
         artifacts: { statusCommentId: 11, consensusCommentId: 12 },
         findings: [tokenFinding, loopFinding],
+        unfinishedLenses: [],
+        base: null,
       });
       expect(await t.store.previousRound(repo, 7, first.number)).toBeNull();
       expect(await t.store.previousRound(repo, 8, third.number)).toBeNull();
@@ -69,6 +73,42 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
   });
 
   describe("incremental rounds", () => {
+    it("keeps the base a round reviewed against, for the next round's step", async () => {
+      const first = await roundAt("b1");
+      await t.store.saveReviewBase(first.id, { ref: "main", mergeBaseSha: "m1" });
+      await t.store.saveReviewBase(first.id, { ref: "release", mergeBaseSha: "m2" });
+      await endRound(t.store, first.id, { state: "completed" });
+      const second = await roundAt("b2");
+      expect((await t.store.previousRound(repo, 7, second.number))?.base).toEqual({
+        ref: "release",
+        mergeBaseSha: "m2",
+      });
+    });
+
+    it("names the lenses no model finished: a round where none finished is no baseline", async () => {
+      const first = await roundAt("u1");
+      const report = (model: string, lens: string, outcome: LensReport["outcome"]) =>
+        lensReport({ model, lens, outcome, ...(outcome === "done" ? {} : { failure: "down" }) });
+      // security: one model finished; correctness: failed and skipped (daily budget);
+      // performance: cancelled. Only security was reviewed at this head.
+      await t.store.saveLensReport(first.id, report("a", "security", "failed"));
+      await t.store.saveLensReport(first.id, report("b", "security", "done"));
+      await t.store.saveLensReport(first.id, report("a", "correctness", "failed"));
+      await t.store.saveLensReport(first.id, report("b", "correctness", "skipped"));
+      await t.store.saveLensReport(first.id, report("a", "performance", "cancelled"));
+      await endRound(t.store, first.id, { state: "completed" });
+      const second = await roundAt("u2");
+      expect((await t.store.previousRound(repo, 7, second.number))?.unfinishedLenses).toEqual([
+        "correctness",
+        "performance",
+      ]);
+      // A lens finished later in the same round (a resumed round saves it again): reviewed.
+      await t.store.saveLensReport(first.id, report("a", "correctness", "done"));
+      expect((await t.store.previousRound(repo, 7, second.number))?.unfinishedLenses).toEqual([
+        "performance",
+      ]);
+    });
+
     it("keeps a finding's detail for the next round, bounded, and reads an unknown shape as absent", async () => {
       const carried: PreviousFinding = {
         ...tokenFinding,
