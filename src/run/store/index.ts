@@ -10,10 +10,13 @@ export type {
   FeedbackInput,
   FeedbackKind,
   PreviousRound,
+  RecentRoundsQuery,
   RepoDismissal,
+  RepoRef,
   RoundEnding,
   RoundTrigger,
   RunStore,
+  StartRoundResult,
   StoredFeedback,
   StoredRound,
 } from "./run-store.js";
