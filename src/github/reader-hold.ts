@@ -68,10 +68,10 @@ export async function readerHold(
       pushActor: push.author,
       since: new Date(dayStart),
     });
-    // Another PR's waiting round will run: it counts already.
-    const counted = theirs.filter(
-      (round) => round.leaseEpoch > 0 || (isLive(round) && !samePull(round, push)),
-    );
+    // Another PR's round waiting to run today counts already; one held until tomorrow does not.
+    const dueToday = (round: StoredRound) =>
+      isLive(round) && !samePull(round, push) && (round.notBefore?.getTime() ?? 0) < tomorrow;
+    const counted = theirs.filter((round) => round.leaseEpoch > 0 || dueToday(round));
     if (counted.length >= perAuthor) {
       return {
         kind: "hold",
