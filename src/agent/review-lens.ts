@@ -1,6 +1,12 @@
 import type { ReviewConfig } from "../config/index.js";
 import { deriveVerdict, type LensFinding } from "../findings/index.js";
-import { addUsage, type LanguageModel, type Usage } from "../llm/index.js";
+import {
+  addUsage,
+  type LanguageModel,
+  meterModelCalls,
+  type Usage,
+  wrapLanguageModel,
+} from "../llm/index.js";
 import { type Clock, startDeadline, systemClock } from "../time/index.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
@@ -121,7 +127,8 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
 
   try {
     signal.throwIfAborted();
-    const { model } = options;
+    // Every call is charged as it is sent, so a lens aborted or failed mid-call still counts it.
+    const model = wrapLanguageModel(options.model, meterModelCalls(session.onUsage));
     const review =
       model.kind === "chat" ? await chatReview(model, session) : await agentReview(model, session);
     let text = withRejectedNote(review.text, review.rejected);
