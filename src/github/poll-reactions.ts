@@ -1,11 +1,9 @@
-import type { StoredFeedback } from "../run/store/index.js";
 import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { recordFeedback } from "./record-feedback.js";
 import type { RoundDependencies } from "./round-dependencies.js";
-import type { SeenReactions } from "./seen-reactions.js";
 
 /** Inline comments whose reactions one poll reads at most (the latest posted): bounds its requests. */
 export const POLLED_COMMENTS = 50;
