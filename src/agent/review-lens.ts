@@ -1,6 +1,13 @@
 import type { ReviewConfig } from "../config/index.js";
 import { deriveVerdict, type LensFinding } from "../findings/index.js";
-import { addUsage, type LanguageModel, type ToolCallTally, type Usage } from "../llm/index.js";
+import {
+  addUsage,
+  type LanguageModel,
+  meterModelCalls,
+  type ToolCallTally,
+  type Usage,
+  wrapLanguageModel,
+} from "../llm/index.js";
 import { type Clock, startDeadline, systemClock } from "../time/index.js";
 import { agentReview } from "./agent-review.js";
 import type { ReviewPromptInput } from "./build-review-prompt.js";
@@ -122,7 +129,8 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
 
   try {
     signal.throwIfAborted();
-    const { model } = options;
+    // Every call is charged as it is sent, so a lens aborted or failed mid-call still counts it.
+    const model = wrapLanguageModel(options.model, meterModelCalls(session.onUsage));
     const review =
       model.kind === "chat" ? await chatReview(model, session) : await agentReview(model, session);
     refuseBlindReview(session.reviewTools, review.text);

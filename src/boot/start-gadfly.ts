@@ -11,7 +11,7 @@ import {
   runDoctor,
 } from "../doctor/index.js";
 import type { GitHubClient, TriggerDecision } from "../github/index.js";
-import { ConventionCache, describeError, PermissionCache } from "../github/index.js";
+import { ConventionCache, describeError, PermissionCache, SeenReactions } from "../github/index.js";
 import { createNodeFetch } from "../http/index.js";
 import {
   createRedactor,
@@ -185,6 +185,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     metrics,
     conventionCache: new ConventionCache(),
     permissions: new PermissionCache<TriggerDecision>({ clock: systemClock }),
+    seenReactions: new SeenReactions(),
     agentIsolation: agentIsolation.level,
     ...(killPoint === undefined ? {} : { killPoint }),
   };

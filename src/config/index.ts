@@ -31,6 +31,7 @@ export {
   type ProviderConfig,
   PublishPolicy,
   type PublishSeverity,
+  ReaderLimits,
   type ReviewConfig,
   type SandboxConfig,
   SmallStepConfig,

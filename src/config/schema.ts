@@ -255,6 +255,22 @@ export const DownshiftConfig = z
 export type DownshiftConfig = z.infer<typeof DownshiftConfig>;
 
 /**
+ * What a pull request whose author has no write access to the repository (a fork's, a
+ * stranger's, a bot's) may start by pushing, so that strangers cannot spend the installation's
+ * shared budgets: at most `roundsPerPullRequest` rounds per pull request and
+ * `roundsPerAuthor` per author (every repository of the installation) per UTC day, rounds of
+ * one pull request at least `minIntervalSeconds` apart, and a push or reopen on a head already
+ * reviewed starts nothing. A push over a limit waits (its board says why and until when); a
+ * maintainer's `@gadfly review` is never held by these. 0 turns a limit off.
+ */
+export const ReaderLimits = z.strictObject({
+  roundsPerPullRequest: z.number().int().min(0).max(1000).default(3),
+  roundsPerAuthor: z.number().int().min(0).max(10_000).default(10),
+  minIntervalSeconds: z.number().int().min(0).max(86_400).default(600),
+});
+export type ReaderLimits = z.infer<typeof ReaderLimits>;
+
+/**
  * Caps on what model work may spend. Tokens are input (cached included) plus output, as
  * providers count them. `roundTokens` per round; `dailyTokens` and `dailyCostUsd` per
  * installation per UTC day (the app's own spend, every repository of the installation). A cap
@@ -369,6 +385,8 @@ export const AppConfig = z
     crossExamination: CrossExaminationConfig.default(CrossExaminationConfig.parse({})),
     /** Caps on tokens and cost, and the downshift of large changes; none by default. */
     budget: BudgetConfig.default({}),
+    /** Rounds of pull requests whose author cannot write to the repository; on by default. */
+    readers: ReaderLimits.default(ReaderLimits.parse({})),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();

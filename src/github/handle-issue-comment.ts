@@ -34,16 +34,6 @@ export async function handleIssueComment(
   if ("skip" in human) return { kind: "skipped", reason: human.skip };
   const author = human.actor;
   const repo = context.repo();
-  // GitHub sends no webhook for reactions: a person's comment is a moment to read them.
-  await pollReactions(
-    context.octokit,
-    { installationId, repo, pullNumber: payload.issue.number },
-    deps,
-    permissions,
-  );
-  const repoConfig = await loadRepoConfig(context.octokit, repo);
-  const request = parseTriggerComment(comment.body, repoConfig.config.trigger);
-  if (request === null) return { kind: "skipped", reason: "no trigger phrase" };
   // The permission API decides, never `author_association` (a MEMBER may only read).
   const decision = await canTriggerReview(
     context.octokit,
@@ -55,6 +45,19 @@ export async function handleIssueComment(
     },
     permissions,
   );
+  // GitHub sends no webhook for reactions: a writer's comment is a moment to read them (a
+  // reader's is not, so comments cannot multiply the installation's reads).
+  if (decision.allowed) {
+    await pollReactions(
+      context.octokit,
+      { installationId, repo, pullNumber: payload.issue.number },
+      deps,
+      permissions,
+    );
+  }
+  const repoConfig = await loadRepoConfig(context.octokit, repo);
+  const request = parseTriggerComment(comment.body, repoConfig.config.trigger);
+  if (request === null) return { kind: "skipped", reason: "no trigger phrase" };
   if (!decision.allowed) return { kind: "skipped", reason: decision.reason };
   return oncePerDelivery(context, deps, async () => {
     // 👀 says the comment was seen; a spent write budget skips it, never the round.

@@ -1,5 +1,6 @@
 import type { Context } from "probot";
 import type { TriggerDecision } from "./can-trigger-review.js";
+import { canTriggerReview } from "./can-trigger-review.js";
 import { loadRepoConfig } from "./load-repo-config.js";
 import { mentionOf, parseFeedbackCommand } from "./parse-feedback-command.js";
 import type { PermissionCache } from "./permission-cache.js";
@@ -33,7 +34,18 @@ export async function handleReviewComment(
   const repo = context.repo();
   const pullNumber = payload.pull_request.number;
   const target = { installationId, repo, pullNumber };
-  await pollReactions(context.octokit, target, deps, permissions);
+  // A writer's reply is a moment to read reactions; a reader's is not (reads stay bounded).
+  const writer = await canTriggerReview(
+    context.octokit,
+    {
+      installationId,
+      repo,
+      author: { login: author.login, type: author.type ?? "User" },
+      botLogin: deps.botLogin,
+    },
+    permissions,
+  );
+  if (writer.allowed) await pollReactions(context.octokit, target, deps, permissions);
   const rootId = comment.in_reply_to_id;
   if (rootId === undefined || rootId === null) {
     return { kind: "skipped", reason: "not a reply on a thread" };

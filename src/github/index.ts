@@ -19,6 +19,7 @@ export { redactOutgoingText } from "./redact-outgoing-text.js";
 export { giveUpRound } from "./round/give-up-round.js";
 export { runRoundJob } from "./round/run-round-job.js";
 export type { RoundDependencies, RoundLog } from "./round-dependencies.js";
+export { SeenReactions } from "./seen-reactions.js";
 export type { StartOutcome } from "./start-round.js";
 export {
   CheckRunPayload,

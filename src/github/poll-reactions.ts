@@ -1,4 +1,3 @@
-import type { StoredFeedback } from "../run/store/index.js";
 import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
@@ -31,17 +30,20 @@ export interface PollTarget {
  * GitHub sends no webhook for reactions, so they are read when a round publishes and when a
  * comment or reply arrives: one listing of the PR's review comments (their reaction counts),
  * then the reactions of only the comments whose counts outgrew what is recorded. Each
- * (finding, reaction, person) is recorded once; only people with write access count; a
- * reaction taken back stays counted. Never throws: a failed read is logged and tried again at
+ * (finding, reaction, person) is recorded once; only people with write access count, and a
+ * reaction of someone who cannot write is remembered as read (`seenReactions`), so it is not
+ * read again; a reaction taken back stays counted. Polled only on a writer's comment (the
+ * handlers check first) and when a round publishes. Never throws: a failed read is logged and tried again at
  * the next poll.
  */
 export async function pollReactions(
   octokit: GitHubClient,
   target: PollTarget,
-  deps: Pick<RoundDependencies, "store" | "botLogin" | "log" | "metrics">,
+  deps: Pick<RoundDependencies, "store" | "botLogin" | "log" | "metrics" | "seenReactions">,
   permissions: PermissionCache<TriggerDecision>,
 ): Promise<void> {
   const { repo, pullNumber } = target;
+  const pull = `${target.installationId}/${repo.owner}/${repo.repo}#${pullNumber}`.toLowerCase();
   try {
     const posted = (await deps.store.postedInline(repo, pullNumber)).slice(-POLLED_COMMENTS);
     if (posted.length === 0) return;
@@ -51,7 +53,12 @@ export async function pollReactions(
         [entry.fingerprint, entry.kind, entry.actor.toLowerCase()].join("\u0000"),
       ),
     );
-    const changed = await changedComments(octokit, target, posted, feedback);
+    // A reaction read before and not recorded (a reader's) counts as known: it is not read again.
+    const ignored = [...(deps.seenReactions?.of(pull) ?? [])].map((key) => {
+      const [fingerprint = "", kind = ""] = key.split("\u0000");
+      return { fingerprint, kind };
+    });
+    const changed = await changedComments(octokit, target, posted, [...feedback, ...ignored]);
     for (const comment of changed) {
       // One page: a finding's first hundred reactions are plenty to count.
       const { data: reactions } = await octokit.rest.reactions.listForPullRequestReviewComment({
@@ -64,7 +71,7 @@ export async function pollReactions(
         const user = reaction.user;
         if (kind === undefined || user === null) continue;
         const key = [comment.fingerprint, kind, user.login.toLowerCase()].join("\u0000");
-        if (recorded.has(key)) continue;
+        if (recorded.has(key) || deps.seenReactions?.of(pull).has(key) === true) continue;
         const decision = await canTriggerReview(
           octokit,
           {
@@ -75,7 +82,10 @@ export async function pollReactions(
           },
           permissions,
         );
-        if (!decision.allowed) continue;
+        if (!decision.allowed) {
+          deps.seenReactions?.add(pull, key);
+          continue;
+        }
         await recordFeedback(
           { repo, pullNumber, fingerprint: comment.fingerprint, kind, actor: user.login },
           deps,
@@ -102,7 +112,7 @@ async function changedComments(
   octokit: GitHubClient,
   target: PollTarget,
   posted: readonly Posted[],
-  feedback: readonly StoredFeedback[],
+  feedback: readonly { fingerprint: string; kind: string }[],
 ): Promise<Posted[]> {
   const byId = new Map(posted.map((comment) => [comment.commentId, comment]));
   let pages = 0;

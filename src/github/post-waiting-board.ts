@@ -17,7 +17,13 @@ import { DELIVERY_WRITE_WAIT_MS } from "./write-grant.js";
  */
 export async function postWaitingBoard(
   octokit: GitHubClient,
-  waiting: { round: StoredRound; plan: ReviewPlan; lenses: readonly LensDefinition[] },
+  waiting: {
+    round: StoredRound;
+    plan: ReviewPlan;
+    lenses: readonly LensDefinition[];
+    /** A reader limit that holds the round past its quiet period: the board says which. */
+    heldBecause?: string | undefined;
+  },
   startsAt: Date,
   deps: Pick<RoundDependencies, "store" | "clock" | "botLogin">,
 ): Promise<void> {
@@ -33,7 +39,10 @@ export async function postWaitingBoard(
     })),
     notReviewed: [],
     finished: false,
-    settling: { startsAt },
+    settling:
+      waiting.heldBecause === undefined
+        ? { startsAt }
+        : { startsAt, heldBecause: waiting.heldBecause },
   };
   const render: RenderOptions = {
     lenses: Object.fromEntries(
@@ -46,9 +55,10 @@ export async function postWaitingBoard(
     status,
     render,
     undefined,
-    // The first sign the push was seen, posted while the delivery waits: not held back, and
-    // never waiting for a token past what GitHub waits for the delivery's answer.
-    { priority: "normal", maxWaitMs: DELIVERY_WRITE_WAIT_MS },
+    // Anyone who can push (a fork's author too) posts it, so it is a board edit: it yields to
+    // every other write and leaves the reserve for final comments, reviews, checks and a
+    // maintainer's trigger; and it never waits past what GitHub waits for the delivery's answer.
+    { priority: "board", maxWaitMs: DELIVERY_WRITE_WAIT_MS },
   );
   await deps.store.setArtifacts(round.id, { statusCommentId: id });
 }

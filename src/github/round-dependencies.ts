@@ -11,6 +11,7 @@ import type { TriggerDecision } from "./can-trigger-review.js";
 import type { ConventionCache } from "./convention-cache.js";
 import type { KillPoint } from "./kill-points.js";
 import type { PermissionCache } from "./permission-cache.js";
+import type { SeenReactions } from "./seen-reactions.js";
 
 export interface RoundDependencies {
   config: AppConfig;
@@ -38,6 +39,8 @@ export interface RoundDependencies {
    * and a round's reaction polling ask once per person.
    */
   permissions: PermissionCache<TriggerDecision>;
+  /** Reactions polls read and did not record (a reader's): not read again. Absent: none kept. */
+  seenReactions?: SeenReactions;
   /** The base's convention files by commit, shared by the process's rounds; read afresh if absent. */
   conventionCache?: ConventionCache;
   /**

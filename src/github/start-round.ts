@@ -1,9 +1,10 @@
 import { type ConfigIssue, planReview } from "../config/index.js";
 import { MARKERS, renderInvalidConfigNotice, shortSha } from "../render/index.js";
-import type { RoundTrigger } from "../run/store/index.js";
+import type { RoundTrigger, StartRoundResult } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type LoadedRepoConfig, loadRepoConfig, REPO_CONFIG_PATH } from "./load-repo-config.js";
+import { type PushPace, pacePush } from "./pace-push.js";
 import { postWaitingBoard } from "./post-waiting-board.js";
 import type { RoundDependencies } from "./round-dependencies.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
@@ -54,7 +55,6 @@ export async function startRound(
   }
   const { plan, lenses, issues } = planReview(deps.config, repoConfig, deps.lenses);
   if (issues.length > 0) await postConfigNotice(octokit, request, deps, issues);
-  const delayMs = push ? deps.config.review.debounceSeconds * 1000 : 0;
   const decided = await deps.store.lockPullRequest(request.repo, request.pullNumber, async () => {
     const { data: pull } = await octokit.rest.pulls.get({
       ...request.repo,
@@ -69,18 +69,27 @@ export async function startRound(
     if (push && (pull.draft ?? false) && !repoConfig.config.drafts) {
       return { skipped: "draft pull request" };
     }
+    const pace: PushPace = push
+      ? await pacePush(
+          octokit,
+          { ...request, headSha: pull.head.sha, author: pull.user ?? null },
+          deps,
+        )
+      : { kind: "start", delayMs: 0, trigger: request.trigger };
+    if (pace.kind === "skip") return { skipped: pace.reason };
     const started = await deps.store.startRound({
       repo: request.repo,
       installationId: request.installationId,
       pullNumber: request.pullNumber,
       headSha: pull.head.sha,
-      trigger: request.trigger,
-      delayMs,
+      trigger: pace.trigger,
+      delayMs: pace.delayMs,
     });
-    return { started };
+    return { started, pace };
   });
   if ("skipped" in decided) return { kind: "skipped", reason: decided.skipped };
-  const { started } = decided;
+  const { started, pace } = decided;
+  const { delayMs } = pace;
   // Their holders, in whatever process, read the store now: superseded, they stop.
   for (const old of started.superseded) await deps.queue.hint(old.id);
   const { round } = started;
@@ -100,19 +109,45 @@ export async function startRound(
     round.artifacts.statusCommentId === undefined
   ) {
     const startsAt = new Date(deps.clock.now() + dueInMs);
-    await postWaitingBoard(octokit, { round, plan, lenses }, startsAt, deps).catch(
-      (error: unknown) => {
-        // The write budget has no token for it now: the round is queued, and its own board says
-        // the rest when it starts.
-        if (!(error instanceof WriteBudgetTimeoutError)) throw error;
-        deps.log.warn(
-          { round: round.id },
-          "waiting board not posted: GitHub's write budget is spent",
-        );
-      },
-    );
+    if (await carryWaitingBoard(started, startsAt, deps)) {
+      return { kind: started.created ? "started" : "joined", roundId: round.id };
+    }
+    const waiting = { round, plan, lenses, heldBecause: pace.heldBecause };
+    await postWaitingBoard(octokit, waiting, startsAt, deps).catch((error: unknown) => {
+      // The write budget has no token for it now: the round is queued, and its own board says
+      // the rest when it starts.
+      if (!(error instanceof WriteBudgetTimeoutError)) throw error;
+      deps.log.warn(
+        { round: round.id },
+        "waiting board not posted: GitHub's write budget is spent",
+      );
+    });
   }
   return { kind: started.created ? "started" : "joined", roundId: round.id };
+}
+
+/**
+ * A push that supersedes a round still waiting for its first claim takes over that round's
+ * waiting board as it is, without a write, when the board's start time stays within a quiet
+ * period of the new one: a burst of pushes edits the board once, not once a push.
+ */
+async function carryWaitingBoard(
+  started: StartRoundResult,
+  startsAt: Date,
+  deps: RoundDependencies,
+): Promise<boolean> {
+  const tolerance = Math.max(1000, deps.config.review.debounceSeconds * 1000);
+  const waiting = started.superseded.find(
+    (old) =>
+      old.leaseEpoch === 0 &&
+      old.artifacts.statusCommentId !== undefined &&
+      old.notBefore !== null &&
+      Math.abs(old.notBefore.getTime() - startsAt.getTime()) <= tolerance,
+  );
+  const id = waiting?.artifacts.statusCommentId;
+  if (id === undefined) return false;
+  await deps.store.setArtifacts(started.round.id, { statusCommentId: id });
+  return true;
 }
 
 function warnIfInvalid(

@@ -13,4 +13,10 @@ export function addUsage(total: Usage, used: Usage): void {
   if (used.cacheWriteTokens !== undefined) {
     total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + used.cacheWriteTokens;
   }
+  if (used.estimatedInputTokens !== undefined) {
+    const estimated = (total.estimatedInputTokens ?? 0) + used.estimatedInputTokens;
+    // An answer's correction cancels its call's estimate: nothing estimated is left to say.
+    if (estimated === 0) delete total.estimatedInputTokens;
+    else total.estimatedInputTokens = estimated;
+  }
 }

@@ -4,6 +4,7 @@ export { abortError } from "./abort-error.js";
 export { addUsage } from "./add-usage.js";
 export { createLanguageModel, type ModelFactory } from "./create-language-model.js";
 export { isModelError, ModelTimeoutError } from "./errors.js";
+export { estimateUsage } from "./estimate-usage.js";
 export { failoverReason } from "./failover-reason.js";
 export { EmptyCompletionError, guardEmptyCompletions } from "./guard-empty-completions.js";
 export type {
@@ -22,6 +23,7 @@ export type { ModelCallLimiter, ModelCallSlot, ProviderCap } from "./limits/mode
 export { providerCap } from "./limits/provider-cap.js";
 export { memoizeRedactor, type RedactorMemoLimits } from "./memoize-redactor.js";
 export type { Message, ToolCall } from "./message.js";
+export { meterModelCalls } from "./meter-model-calls.js";
 export { modelCallIdleTimeoutMs } from "./model-call-idle-timeout.js";
 export { raceAbort } from "./race-abort.js";
 export { createRedactor, type Redactor, redactSecrets } from "./redact-secrets.js";

@@ -18,6 +18,11 @@ export interface Usage {
   cachedInputTokens?: number;
   /** Of `inputTokens`, those written to the provider's prompt cache (when it says). */
   cacheWriteTokens?: number;
+  /**
+   * Of `inputTokens`, those estimated from the request's size because the provider reported
+   * nothing: a call that failed, timed out or was aborted (meterModelCalls). Absent: none.
+   */
+  estimatedInputTokens?: number;
 }
 
 export interface ChatRequest {

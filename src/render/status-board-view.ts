@@ -17,6 +17,8 @@ export interface StatusBoardView {
   resumed: boolean;
   /** While the round waits for pushes to settle: when it starts, formatted. */
   settlingUntil: string | null;
+  /** Why a reader's round waits past the quiet period (a limit reached); null: it does not. */
+  heldBecause: string | null;
   supersededBy: string | null;
   failure: string | null;
   /** The budget cap that kept lenses from starting, in words; null when none was reached. */
@@ -85,6 +87,7 @@ export function statusBoardView(
     resumed: status.resumed ?? false,
     scope: status.scope === undefined ? null : scopeLine(status.scope),
     settlingUntil: status.settling === undefined ? null : formatTimestamp(status.settling.startsAt),
+    heldBecause: status.settling?.heldBecause ?? null,
     supersededBy: status.supersededBy === undefined ? null : shortSha(status.supersededBy),
     failure: status.failure ?? null,
     budgetReached: status.budget?.reached ?? null,

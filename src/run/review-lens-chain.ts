@@ -1,8 +1,13 @@
 import type { LensDefinition, LensEvent, LensFailover, LensReport } from "../agent/index.js";
 import { publicFailureReason, reviewLens, type Workspace } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig } from "../config/index.js";
-import type { LanguageModel, Message, ModelFactory, Redactor } from "../llm/index.js";
-import { createLanguageModel, failoverReason, guardEmptyCompletions } from "../llm/index.js";
+import type { LanguageModel, Message, ModelFactory, Redactor, Usage } from "../llm/index.js";
+import {
+  addUsage,
+  createLanguageModel,
+  failoverReason,
+  guardEmptyCompletions,
+} from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import { recordTranscript } from "./record-transcript.js";
 import type { ReviewRoundOptions } from "./review-round.js";
@@ -39,6 +44,8 @@ export async function reviewLensChain(input: ReviewLensChainInput): Promise<Lens
   const { model, lensId, options, clock } = input;
   const chain = [model, ...input.fallbacks];
   const failovers: LensFailover[] = [];
+  // What the models failed over from spent is the lens's too: the caps count it.
+  const spentBefore: Usage = { inputTokens: 0, outputTokens: 0 };
   for (const [index, candidate] of chain.entries()) {
     const next = chain[index + 1];
     let failure: unknown;
@@ -50,8 +57,9 @@ export async function reviewLensChain(input: ReviewLensChainInput): Promise<Lens
         ? undefined
         : failoverReason(failure);
     if (next === undefined || reason === undefined) {
-      return withChain(report, candidate, model, failovers);
+      return withChain(withSpent(report, spentBefore), candidate, model, failovers);
     }
+    addUsage(spentBefore, report.usage);
     failovers.push({ from: candidate.id, to: next.id, reason });
     input.onEvent({
       model: model.id,
@@ -150,6 +158,14 @@ function build(
       record: options.record,
     })
   );
+}
+
+/** The report with what the chain's earlier models spent added to its usage. */
+function withSpent(report: LensReport, spentBefore: Usage): LensReport {
+  if (spentBefore.inputTokens === 0 && spentBefore.outputTokens === 0) return report;
+  const usage = { ...report.usage };
+  addUsage(usage, spentBefore);
+  return { ...report, usage };
 }
 
 function withChain(

@@ -93,7 +93,11 @@ export interface RoundStatus {
   /** Set when the round was resumed after a restart. */
   resumed?: boolean;
   /** Set while a push's round waits for pushes to settle: it starts then unless a newer push comes. */
-  settling?: { startsAt: Date };
+  settling?: {
+    startsAt: Date;
+    /** A reader's limit that holds the round past the quiet period, said on the board. */
+    heldBecause?: string;
+  };
   /**
    * What the round reviews, once known (after the snapshot): the change since the last reviewed
    * head, or the whole PR and why. The board says which.

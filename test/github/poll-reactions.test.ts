@@ -8,6 +8,7 @@ import type { TriggerDecision } from "../../src/github/can-trigger-review.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { PermissionCache } from "../../src/github/permission-cache.js";
 import { pollReactions } from "../../src/github/poll-reactions.js";
+import { SeenReactions } from "../../src/github/seen-reactions.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/fake-github/index.js";
 import { probotCredentials } from "../fakes/fake-github/probot-credentials.js";
@@ -53,7 +54,7 @@ beforeEach(async () => {
 afterEach(() => temporary.remove());
 
 /** A PR with our review of two inline comments, remembered as findings "fa" and "fb". */
-async function reviewedPullRequest() {
+async function reviewedPullRequest(seenReactions?: SeenReactions) {
   const pr = github.addPullRequest({
     ...REPO,
     title: "Tune the server",
@@ -84,7 +85,12 @@ async function reviewedPullRequest() {
     pollReactions(
       octokit,
       { installationId, repo: REPO, pullNumber: pr.number },
-      { store, botLogin: "gadfly[bot]", log: silentLog },
+      {
+        store,
+        botLogin: "gadfly[bot]",
+        log: silentLog,
+        ...(seenReactions === undefined ? {} : { seenReactions }),
+      },
       permissions,
     );
   return { pr, first: first.id, second: second.id, poll };
@@ -147,6 +153,24 @@ describe("pollReactions", () => {
     const made = await counted(poll);
     expect(made.reactionLists).toEqual([second]);
     expect(await store.feedback(REPO, pr.number)).toEqual([]);
+  });
+
+  it("reads a reader's reactions once: every later poll is the one listing, however many polls", async () => {
+    const { pr, first, second, poll } = await reviewedPullRequest(new SeenReactions());
+    await react("reader", first, "+1");
+    await react("reader", second, "+1");
+    await react("reader", second, "-1");
+    const firstPoll = await counted(poll);
+    expect(firstPoll.reactionLists.sort()).toEqual([first, second].sort());
+    for (let poll_ = 0; poll_ < 5; poll_++) {
+      // At most one GET per poll: the listing; no reactions list is read again.
+      expect(await counted(poll)).toEqual({ reactionLists: [], listings: 1, total: 1 });
+    }
+    expect(await store.feedback(REPO, pr.number)).toEqual([]);
+    // A writer's reaction afterwards is still read and recorded.
+    await react("maintainer", first, "-1");
+    expect((await counted(poll)).reactionLists).toEqual([first]);
+    expect(await store.feedback(REPO, pr.number)).toHaveLength(1);
   });
 
   it("lists review comments with the reactions rollup GitHub's OpenAPI description gives them", async () => {

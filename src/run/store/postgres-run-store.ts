@@ -44,6 +44,7 @@ import type {
   LeaseOutcome,
   PostedInline,
   PreviousRound,
+  RecentRoundsQuery,
   RepoDismissal,
   RepoRef,
   ReviewBase,
@@ -253,6 +254,23 @@ export class PostgresRunStore implements RunStore {
     const { rows } = await this.query<RoundRow>("SELECT * FROM rounds WHERE id = $1", [roundId]);
     const row = rows[0];
     return row === undefined ? null : roundFromRow(row);
+  }
+
+  async recentRounds(query: RecentRoundsQuery): Promise<StoredRound[]> {
+    const since = query.since.getTime();
+    const { rows } =
+      "pushActor" in query
+        ? await this.query<RoundRow>(
+            `SELECT * FROM rounds WHERE installation_id = $1 AND trigger_kind = 'push'
+               AND trigger_actor = $2 AND created_at >= $3 ORDER BY created_at, round_number`,
+            [query.installationId, query.pushActor, since],
+          )
+        : await this.query<RoundRow>(
+            `SELECT * FROM rounds WHERE ${SAME_PULL} AND installation_id = $4 AND created_at >= $5
+             ORDER BY created_at, round_number`,
+            [query.repo.owner, query.repo.repo, query.pullNumber, query.installationId, since],
+          );
+    return rows.map(roundFromRow);
   }
 
   async claimRound(roundId: string, request: ClaimRequest): Promise<ClaimOutcome> {

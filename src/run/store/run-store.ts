@@ -18,7 +18,11 @@ export interface RoundTrigger {
   kind: TriggerKind;
   /** The webhook delivery that started the round. */
   deliveryId: string;
-  /** Login of who asked (comment, re-request); absent for pushes. */
+  /**
+   * Login of who asked (comment, re-request). On a push: the pull request's author when they
+   * cannot write to the repository, whose rounds reader limits count (readers.ts in
+   * src/github); absent for a writer's push.
+   */
   actor?: string;
   /** `@gadfly review full`: review the whole PR even when an incremental round could run. */
   full?: boolean;
@@ -80,6 +84,15 @@ export interface StartRoundInput {
    */
   delayMs?: number;
 }
+
+/**
+ * Rounds created since `since` in one installation: one pull request's, or every round a
+ * reader's pushes started for `pushActor` (a push round's `trigger.actor`), in any repository.
+ */
+export type RecentRoundsQuery = { installationId: number; since: Date } & (
+  | { repo: RepoRef; pullNumber: number }
+  | { pushActor: string }
+);
 
 export interface StartRoundResult {
   /** The new round (queued), or the round already queued/running for this (PR, SHA). */
@@ -257,6 +270,8 @@ export interface RunStore {
    */
   startRound(input: StartRoundInput): Promise<StartRoundResult>;
   findRound(roundId: string): Promise<StoredRound | null>;
+  /** The rounds the query names, oldest first: what reader limits and the quiet period read. */
+  recentRounds(query: RecentRoundsQuery): Promise<StoredRound[]>;
   /**
    * `claim` (queued and due) or `take-over` (running, its lease run out: spends an attempt):
    * the round is this worker's until its lease runs out, its epoch the fence of every later

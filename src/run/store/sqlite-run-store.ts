@@ -36,6 +36,7 @@ import type {
   LeaseOutcome,
   PostedInline,
   PreviousRound,
+  RecentRoundsQuery,
   RepoDismissal,
   RepoRef,
   ReviewBase,
@@ -221,6 +222,30 @@ export class SqliteRunStore implements RunStore {
       .prepare<[string], RoundRow>("SELECT * FROM rounds WHERE id = ?")
       .get(roundId);
     return row === undefined ? null : roundFromRow(row);
+  }
+
+  async recentRounds(query: RecentRoundsQuery): Promise<StoredRound[]> {
+    const since = query.since.getTime();
+    const rows =
+      "pushActor" in query
+        ? this.statements
+            .prepare<[{ installation_id: number; actor: string; since: number }], RoundRow>(
+              `SELECT * FROM rounds WHERE installation_id = @installation_id
+                 AND trigger_kind = 'push' AND trigger_actor = @actor AND created_at >= @since
+               ORDER BY created_at, round_number`,
+            )
+            .all({ installation_id: query.installationId, actor: query.pushActor, since })
+        : this.statements
+            .prepare<[PullKey & { installation_id: number; since: number }], RoundRow>(
+              `SELECT * FROM rounds WHERE ${SAME_PULL} AND installation_id = @installation_id
+                 AND created_at >= @since ORDER BY created_at, round_number`,
+            )
+            .all({
+              ...pullKey(query.repo, query.pullNumber),
+              installation_id: query.installationId,
+              since,
+            });
+    return rows.map(roundFromRow);
   }
 
   async claimRound(roundId: string, request: ClaimRequest): Promise<ClaimOutcome> {

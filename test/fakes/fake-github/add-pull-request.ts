@@ -13,11 +13,17 @@ export interface PullRequestFileInput {
   previousPath?: string;
 }
 
+const DEFAULT_AUTHOR = "octocat";
+
 export interface AddPullRequestInput {
   number?: number;
   title?: string;
   body?: string | null;
-  /** The author's login (a `[bot]` suffix makes it a Bot). */
+  /**
+   * The author's login (a `[bot]` suffix makes it a Bot). Absent: `octocat`, made a
+   * collaborator with write access when the repository has no say about it yet, so a test's
+   * pull request is a maintainer's unless it names someone else (a reader's PR names its author).
+   */
   user?: string;
   draft?: boolean;
   state?: "open" | "closed";
@@ -70,13 +76,16 @@ export function addPullRequest(
   const headRef = input.headRef ?? `feature-${number}`;
   if (input.headRepository === undefined) repository.branches.set(headRef, headCommit.sha);
   const files = diffTrees(baseTree, headTree, renames);
+  if (input.user === undefined && !repository.collaborators.has(DEFAULT_AUTHOR)) {
+    repository.collaborators.set(DEFAULT_AUTHOR, "write");
+  }
   const createdAt = state.timestamp();
   const pullRequest: PullRequestRecord = {
     id: state.nextId(),
     number,
     title: input.title ?? `Pull request #${number}`,
     body: input.body === undefined ? "" : input.body,
-    user: state.user(input.user ?? "octocat"),
+    user: state.user(input.user ?? DEFAULT_AUTHOR),
     draft: input.draft ?? false,
     state: input.state ?? "open",
     merged: false,

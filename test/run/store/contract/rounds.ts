@@ -277,4 +277,51 @@ export function runStoreContractRounds(backend: RunStoreBackend): void {
       expect((await t.store.findRound("raw-2"))?.state).toBe("completed");
     });
   });
+
+  describe("recent rounds", () => {
+    it("lists a PR's rounds since a time, oldest first, and a reader's push rounds by actor across PRs", async () => {
+      const reader = { kind: "push" as const, deliveryId: "r-1", actor: "mallory" };
+      const first = await t.store.startRound(trigger("aaa", { trigger: reader }));
+      await t.clock.advanceAndSettle(1000);
+      const second = await t.store.startRound(trigger("bbb"));
+      await t.store.startRound(
+        trigger("ccc", { pullNumber: 8, trigger: { ...reader, deliveryId: "r-2" } }),
+      );
+      await t.store.startRound(
+        trigger("ddd", {
+          installationId: 99,
+          pullNumber: 9,
+          trigger: { ...reader, deliveryId: "r-3" },
+        }),
+      );
+      const ofPull = await t.store.recentRounds({
+        installationId: 42,
+        repo,
+        pullNumber: 7,
+        since: new Date(0),
+      });
+      expect(ofPull.map((round) => round.id)).toEqual([first.round.id, second.round.id]);
+      // The first was superseded by the second: listed as it is now.
+      expect(ofPull.map((round) => [round.state, round.trigger.actor])).toEqual([
+        ["cancelled", "mallory"],
+        ["queued", undefined],
+      ]);
+      const later = await t.store.recentRounds({
+        installationId: 42,
+        repo,
+        pullNumber: 7,
+        since: second.round.createdAt,
+      });
+      expect(later.map((round) => round.id)).toEqual([second.round.id]);
+      const byActor = await t.store.recentRounds({
+        installationId: 42,
+        pushActor: "mallory",
+        since: new Date(0),
+      });
+      expect(byActor.map((round) => [round.pullNumber, round.headSha])).toEqual([
+        [7, "aaa"],
+        [8, "ccc"],
+      ]);
+    });
+  });
 }

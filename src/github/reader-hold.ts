@@ -1,0 +1,119 @@
+import type { ReaderLimits } from "../config/index.js";
+import { shortSha } from "../render/index.js";
+import type { RepoRef, RunStore, StoredRound } from "../run/store/index.js";
+
+const DAY_MS = 86_400_000;
+/** Above any round number a pull request reaches (PostgreSQL's integer). */
+const LAST_ROUND = 2_147_483_647;
+
+export interface ReaderPush {
+  installationId: number;
+  repo: RepoRef;
+  pullNumber: number;
+  headSha: string;
+  /** The author's login: their rounds are counted as the push rounds whose actor it is. */
+  author: string;
+  /** When a writer's push would start: now plus the quiet period. */
+  dueAt: number;
+}
+
+/** A reader's push: starts nothing, is held until `untilMs` (the board says why), or is free. */
+export type ReaderDecision =
+  | { kind: "skip"; reason: string }
+  | { kind: "hold"; untilMs: number; because: string }
+  | { kind: "free" };
+
+/**
+ * What a push to a pull request whose author cannot write to the repository may start, from
+ * the rounds in the store (so it holds across restarts and processes): a head already
+ * reviewed starts nothing (a reopen, a force-push back); a round already queued or running
+ * for it is joined as usual. Otherwise rounds that ran — claimed by a worker, so they spent —
+ * count against the pull request's and the author's allowance for the UTC day, and against
+ * the least interval between two rounds of the pull request. Over a limit the round is held
+ * until the limit lifts: a newer push supersedes it for free, and a maintainer's
+ * `@gadfly review` joins it and brings it forward.
+ */
+export async function readerHold(
+  store: RunStore,
+  limits: ReaderLimits,
+  push: ReaderPush,
+  now: number,
+): Promise<ReaderDecision> {
+  const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
+  const tomorrow = dayStart + DAY_MS;
+  const intervalMs = limits.minIntervalSeconds * 1000;
+  const since = new Date(Math.min(dayStart, now - intervalMs));
+  const rounds = await store.recentRounds({ ...push, since });
+  if (rounds.some((round) => round.headSha === push.headSha && isLive(round))) {
+    return { kind: "free" };
+  }
+  const reviewed = await store.previousRound(push.repo, push.pullNumber, LAST_ROUND);
+  if (reviewed?.headSha === push.headSha) {
+    return { kind: "skip", reason: `${shortSha(push.headSha)} was already reviewed` };
+  }
+  const spent = rounds.filter(isReaderRound).filter((round) => round.leaseEpoch > 0);
+  const today = spent.filter((round) => round.createdAt.getTime() >= dayStart);
+  const perPull = limits.roundsPerPullRequest;
+  if (perPull > 0 && today.length >= perPull) {
+    return {
+      kind: "hold",
+      untilMs: tomorrow,
+      because: `this PR reached its ${perPull} rounds for today`,
+    };
+  }
+  const perAuthor = limits.roundsPerAuthor;
+  if (perAuthor > 0) {
+    const theirs = await store.recentRounds({
+      installationId: push.installationId,
+      pushActor: push.author,
+      since: new Date(dayStart),
+    });
+    // Another PR's round waiting to run today counts already; one held until tomorrow does not.
+    const dueToday = (round: StoredRound) =>
+      isLive(round) && !samePull(round, push) && (round.notBefore?.getTime() ?? 0) < tomorrow;
+    const counted = theirs.filter((round) => round.leaseEpoch > 0 || dueToday(round));
+    if (counted.length >= perAuthor) {
+      return {
+        kind: "hold",
+        untilMs: tomorrow,
+        because: `${push.author} reached their ${perAuthor} rounds for today`,
+      };
+    }
+  }
+  const last = Math.max(0, ...spent.map(startedAt));
+  if (intervalMs > 0 && last + intervalMs > push.dueAt) {
+    return {
+      kind: "hold",
+      untilMs: last + intervalMs,
+      because: `rounds of this PR are at least ${minutes(limits.minIntervalSeconds)} apart`,
+    };
+  }
+  return { kind: "free" };
+}
+
+function isLive(round: StoredRound): boolean {
+  return round.state === "queued" || round.state === "running";
+}
+
+function isReaderRound(round: StoredRound): boolean {
+  return round.trigger.kind === "push" && round.trigger.actor !== undefined;
+}
+
+function samePull(round: StoredRound, push: ReaderPush): boolean {
+  return (
+    round.repo.owner === push.repo.owner &&
+    round.repo.repo === push.repo.repo &&
+    round.pullNumber === push.pullNumber
+  );
+}
+
+/** When a round that ran was asked for (a claim clears its due time): the interval counts from it. */
+function startedAt(round: StoredRound): number {
+  return round.createdAt.getTime();
+}
+
+function minutes(seconds: number): string {
+  if (seconds % 60 !== 0) return `${seconds} s`;
+  const count = seconds / 60;
+  return count === 1 ? "1 minute" : `${count} minutes`;
+}
