@@ -73,30 +73,16 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
   const {
     source,
     previous,
-    scope,
+    scope: _scope,
     finishedChallenges,
     onChallenge,
     finishedRechecks,
     onRecheck,
-    promptStyle,
+    promptStyle: _promptStyle,
     smallStep,
     ...rest
   } = options;
-  const evidence =
-    source.evidence ??
-    (await readFileEvidence(source.workspaceDir, source.files, source.attributes ?? null));
-  const prepared = prepareChangeSet({
-    ...source,
-    evidence,
-    diffBudgetChars: options.plan.review.diffBudgetChars,
-    ...(promptStyle === undefined ? {} : { promptStyle }),
-    ignore: options.plan.ignore,
-    instructions: options.plan.instructions,
-  });
-  const change =
-    scope === undefined
-      ? prepared
-      : applyReviewScope(prepared, scope, options.plan.review.diffBudgetChars);
+  const change = await changeUnderReview(options);
   // Above the operator's size, the round runs the downshift's lenses and models only: the rest
   // of the round (cross-examination, consensus) knows only the plan it ran.
   const downshift = downshiftPlan(options.plan, change);
@@ -108,18 +94,7 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     ...rest,
     change,
     ...(downshift.note === null ? {} : { downshift: downshift.note }),
-    ...(step.kind === "whole"
-      ? {}
-      : {
-          step:
-            step.kind === "small"
-              ? { note: step.note, empty: false, assignment: step.assignment }
-              : {
-                  note: emptyStepNote(step.since, plannedCarry(previous, change)),
-                  empty: true,
-                  assignment: new Map(),
-                },
-        }),
+    ...roundStep(step, previous, change),
   });
   const { reports } = reviewed;
   // A cap reached during the lenses also keeps the cross-examination from starting.
@@ -136,70 +111,166 @@ export async function reviewChange(options: ReviewChangeOptions): Promise<Review
     ...(onChallenge === undefined ? {} : { onChallenge }),
   });
   const { records } = examined;
-  let { status } = examined;
+  const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
+    round: options.round,
+    previous,
+    challenges: challengeResults(records),
+  });
+  const compared = await compareWithPrevious(
+    rest,
+    previous,
+    {
+      ...(finishedRechecks === undefined ? {} : { finished: finishedRechecks }),
+      ...(onRecheck === undefined ? {} : { onRecheck }),
+    },
+    { change, reports, consensusOf },
+  );
+  const status =
+    step.kind === "empty" && compared.carried !== null
+      ? // The board said what was planned; the re-checks may have let some go.
+        withStepNote(examined.status, emptyStepNote(step.since, compared.carried))
+      : examined.status;
+  return {
+    change,
+    reports,
+    status,
+    consensus: withCoverage(
+      compared.consensus,
+      change,
+      source,
+      reports,
+      [...records, ...compared.rechecks],
+      status,
+      plan,
+    ),
+    challenges: records,
+    rechecks: compared.rechecks,
+  };
+}
+
+/** Builds the round's consensus, with the findings carried from the last round when given. */
+function consensusBuilder(
+  plan: ReviewChangeOptions["plan"],
+  whole: boolean,
+  reports: readonly LensReport[],
+  round: {
+    round: number;
+    previous: ReviewChangeOptions["previous"];
+    challenges: ReturnType<typeof challengeResults>;
+  },
+): (carry?: CarriedFinding[]) => Consensus {
   // A light step's consensus details the models that had a lens in it, not the others as failed.
   const modelOrder = plan.models
     .map((model) => model.id)
-    .filter((id) => step.kind === "whole" || reports.some((report) => report.model === id));
-  const consensusOf = (carry?: CarriedFinding[]) =>
+    .filter((id) => whole || reports.some((report) => report.model === id));
+  return (carry) =>
     buildConsensus({
       reports,
       modelOrder,
       lensOrder: plan.lenses,
       providers: Object.fromEntries(plan.models.map((model) => [model.id, model.provider])),
-      round: options.round,
-      ...(previous === undefined ? {} : { previous }),
-      challenges: challengeResults(records),
+      round: round.round,
+      ...(round.previous === undefined ? {} : { previous: round.previous }),
+      challenges: round.challenges,
       ...(carry === undefined ? {} : { carry }),
     });
-  let consensus = consensusOf();
-  let rechecks: ChallengeRecord[] = [];
-  if (previous !== undefined && change.scope?.kind !== "incremental") {
+}
+
+/** The change set the reviewers get: evidence read, globs and budget applied, narrowed to the step. */
+async function changeUnderReview(options: ReviewChangeOptions): Promise<ChangeSet> {
+  const { source, plan, scope, promptStyle } = options;
+  const evidence =
+    source.evidence ??
+    (await readFileEvidence(source.workspaceDir, source.files, source.attributes ?? null));
+  const prepared = prepareChangeSet({
+    ...source,
+    evidence,
+    diffBudgetChars: plan.review.diffBudgetChars,
+    ...(promptStyle === undefined ? {} : { promptStyle }),
+    ignore: plan.ignore,
+    instructions: plan.instructions,
+  });
+  return scope === undefined
+    ? prepared
+    : applyReviewScope(prepared, scope, plan.review.diffBudgetChars);
+}
+
+/** What reviewRound is told of a light step: its reviewers and its note (none for a whole round). */
+function roundStep(
+  step: ReturnType<typeof smallStepPlan>,
+  previous: ReviewChangeOptions["previous"],
+  change: ChangeSet,
+): Pick<ReviewRoundOptions, "step"> {
+  if (step.kind === "whole") return {};
+  if (step.kind === "small") {
+    return { step: { note: step.note, empty: false, assignment: step.assignment } };
+  }
+  const note = emptyStepNote(step.since, plannedCarry(previous, change));
+  return { step: { note, empty: true, assignment: new Map() } };
+}
+
+/**
+ * The consensus against the last round: in a full round a finding whose reporter did not finish
+ * its lens here is not fixed by its silence; in an incremental one what nobody reported again is
+ * carried or re-checked. `carried` is how many were carried (null: not an incremental round).
+ */
+async function compareWithPrevious(
+  // The round's options with the plan it ran (a downshift's, if any).
+  options: Omit<ReviewChangeOptions, "source" | "previous" | "scope">,
+  previous: ReviewChangeOptions["previous"],
+  persisted: Pick<RecheckOptions, "finished" | "onRecheck">,
+  round: {
+    change: ChangeSet;
+    reports: readonly LensReport[];
+    consensusOf: (carry?: CarriedFinding[]) => Consensus;
+  },
+): Promise<{ consensus: Consensus; rechecks: ChallengeRecord[]; carried: number | null }> {
+  const { change, reports, consensusOf } = round;
+  const consensus = consensusOf();
+  const unreported = consensus.comparison?.fixed ?? [];
+  if (previous === undefined) return { consensus, rechecks: [], carried: null };
+  if (change.scope?.kind !== "incremental") {
     // A finding whose reporter did not finish its lens here is not fixed by its silence.
-    const kept = notRechecked(consensus.comparison?.fixed ?? [], reports, true);
-    if (kept.length > 0) consensus = consensusOf(kept);
+    const kept = notRechecked(unreported, reports, true);
+    return {
+      consensus: kept.length > 0 ? consensusOf(kept) : consensus,
+      rechecks: [],
+      carried: null,
+    };
   }
-  if (previous !== undefined && change.scope?.kind === "incremental" && !rest.signal.aborted) {
-    // Only what nobody reported again needs carrying: the rest is still open by matching.
-    const carried = await carryUnreported(
-      rest,
-      change,
-      consensus.comparison?.fixed ?? [],
-      reports,
-      {
-        ...(finishedRechecks === undefined ? {} : { finished: finishedRechecks }),
-        ...(onRecheck === undefined ? {} : { onRecheck }),
-      },
-    );
-    rechecks = carried.records;
-    if (carried.carry.length > 0) consensus = consensusOf(carried.carry);
-    if (step.kind === "empty") {
-      // The board said what was planned; the re-checks may have let some go.
-      const note = emptyStepNote(step.since, carried.carry.length);
-      status = { ...status, budget: { ...status.budget, step: note, stepEmpty: true } };
-    }
-  }
+  if (options.signal.aborted) return { consensus, rechecks: [], carried: null };
+  // Only what nobody reported again needs carrying: the rest is still open by matching.
+  const carried = await carryUnreported(options, change, unreported, reports, persisted);
+  return {
+    consensus: carried.carry.length > 0 ? consensusOf(carried.carry) : consensus,
+    rechecks: carried.records,
+    carried: carried.carry.length,
+  };
+}
+
+function withStepNote(status: RoundStatus, note: string): RoundStatus {
+  return { ...status, budget: { ...status.budget, step: note, stepEmpty: true } };
+}
+
+/** The consensus as published: the files not reviewed, the lockfile check, the bill, the budget. */
+function withCoverage(
+  consensus: Consensus,
+  change: ChangeSet,
+  source: ReviewChangeOptions["source"],
+  reports: readonly LensReport[],
+  sessions: readonly ChallengeRecord[],
+  status: RoundStatus,
+  plan: ReviewChangeOptions["plan"],
+): Consensus {
   // No model reads a lockfile: what it fetches and runs is listed by a check of its own.
   const lockfiles = checkLockfiles(source.files);
-  // Re-checks are model sessions too: the bill counts them with the challenges.
-  const usage = roundUsage({
-    reports,
-    challenges: [...records, ...rechecks],
-    pricing: plan.pricing,
-  });
   return {
-    change,
-    reports,
-    status,
-    consensus: {
-      ...consensus,
-      ...(change.notReviewed.length === 0 ? {} : { notReviewed: change.notReviewed }),
-      ...(lockfiles === null ? {} : { lockfiles }),
-      usage,
-      ...(status.budget === undefined ? {} : { budget: status.budget }),
-    },
-    challenges: records,
-    rechecks,
+    ...consensus,
+    ...(change.notReviewed.length === 0 ? {} : { notReviewed: change.notReviewed }),
+    ...(lockfiles === null ? {} : { lockfiles }),
+    // Re-checks are model sessions too: the bill counts them with the challenges.
+    usage: roundUsage({ reports, challenges: sessions, pricing: plan.pricing }),
+    ...(status.budget === undefined ? {} : { budget: status.budget }),
   };
 }
 
