@@ -1,5 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,7 +80,7 @@ function shell(isolation: AgentIsolation, run: string) {
 const TAMPER =
   "echo changed > README.md; rm -f src/a.ts; touch planted; " +
   "chmod -R u+w . 2>/dev/null; echo changed > README.md; rm -rf src; touch planted; echo tried";
-const LOOK = "cat README.md; ls -A; ls src; echo tmp > \"$TMPDIR/x\" && cat \"$TMPDIR/x\"";
+const LOOK = 'cat README.md; ls -A; ls src; echo tmp > "$TMPDIR/x" && cat "$TMPDIR/x"';
 
 describe.each(["user", "bwrap"] as const)("a round's shared copy at level %s", (level) => {
   it("is copied once for every run, and no run changes what the next one sees", async () => {
