@@ -61,7 +61,14 @@ export class SharedScrubbedCopies {
   }
 
   private async make(snapshot: string, removePaths: string[], index: number): Promise<SharedCopy> {
-    this.directory ??= this.makeDirectory();
+    if (this.directory === undefined) {
+      const made = this.makeDirectory();
+      this.directory = made;
+      // Not kept either when it fails (a full disk): the next run tries again.
+      made.catch(() => {
+        if (this.directory === made) this.directory = undefined;
+      });
+    }
     const parent = await this.directory;
     const path = join(parent, `workspace-${index}`);
     try {
