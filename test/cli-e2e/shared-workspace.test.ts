@@ -42,6 +42,7 @@ describe("gadfly review at bwrap: the lenses' agents share one read-only copy", 
     await repository.write("src/add.ts", "export const add = (a, b) => a + b + 1;\n");
     // Every lens's agent tampers, then reads: whichever runs first, none sees another's change.
     const script = [
+      "chmod -R u+w . 2>/dev/null",
       "echo tampered > src/add.ts 2>/dev/null",
       "rm -f src/add.ts 2>/dev/null",
       "touch planted 2>/dev/null",
