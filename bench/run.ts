@@ -81,6 +81,12 @@ const BENCHMARKS: Benchmark[] = [
     summarize: (json) =>
       `input tokens: round 1 ÷ old ${number(json.round1VsFull)} (≤ 0.5), round 2 ÷ round 1 ${number(json.round2VsRound1)} (≤ 0.2); 5 pushes → ${number(json.pushBurstRounds)} round (= 1, old ${number(json.fullPushBurstRounds)})`,
   },
+  {
+    name: "agent-workspace-copies",
+    title: "7. agent workspace copies",
+    summarize: (json) =>
+      `${number(json.files)} files, ${number(json.runs)} agent runs: per run ${number(json.perRunMs)} ms, shared ${number(json.sharedMs)} ms, ratio ${number(json.ratio)} (≤ ${number(json.target)})`,
+  },
 ];
 
 interface Outcome {

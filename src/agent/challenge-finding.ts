@@ -96,7 +96,12 @@ export async function challengeFinding(options: ChallengeOptions): Promise<Chall
         turns++;
         const prompt = messages.map((message) => message.content).join("\n\n---\n\n");
         const result = await raceAbort(
-          model.run({ prompt, cwd: options.workspace.root, signal: deadline.signal }),
+          model.run({
+            prompt,
+            cwd: options.workspace.root,
+            sharedCopies: options.workspace.sharedCopies,
+            signal: deadline.signal,
+          }),
           deadline.signal,
         );
         onUsage(result.usage);
@@ -163,7 +168,12 @@ async function repairTurn(
     if (model.kind === "agent") {
       const prompt = asked.map((message) => message.content).join("\n\n---\n\n");
       const result = await raceAbort(
-        model.run({ prompt, cwd: options.workspace.root, signal: grace.signal }),
+        model.run({
+          prompt,
+          cwd: options.workspace.root,
+          sharedCopies: options.workspace.sharedCopies,
+          signal: grace.signal,
+        }),
         grace.signal,
       );
       onUsage(result.usage);

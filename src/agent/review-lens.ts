@@ -88,6 +88,7 @@ export async function reviewLens(options: ReviewLensOptions): Promise<LensReport
     tools: repoTools(options.workspace, options.toolLimits, options.prompt.changes),
     changes: options.prompt.changes,
     workspaceRoot: options.workspace.root,
+    workspaceCopies: options.workspace.sharedCopies,
     clock,
     signal,
     deadline,

@@ -1,4 +1,5 @@
 import type { ToolCallTally, Usage } from "../llm/index.js";
+import type { SharedScrubbedCopies } from "../sandbox/index.js";
 import type { Clock, Deadline } from "../time/index.js";
 import type { BuildOptions } from "./build-review-prompt.js";
 import type { RepoTools } from "./repo-tools.js";
@@ -12,6 +13,8 @@ export interface ReviewSession {
   /** The change's files (what get_diff serves); the verification shows the ones it cites. */
   changes?: ChangedFiles | undefined;
   workspaceRoot: string;
+  /** The round's shared agent workspace copies (Workspace.sharedCopies). */
+  workspaceCopies?: SharedScrubbedCopies | undefined;
   clock: Clock;
   /** Cancellation from outside: ends the lens as "cancelled". */
   signal: AbortSignal;

@@ -29,7 +29,12 @@ export async function runAgentTurn(
   session.onTurn();
   try {
     const result = await raceAbort(
-      model.run({ prompt, cwd: session.workspaceRoot, signal: deadline.signal }),
+      model.run({
+        prompt,
+        cwd: session.workspaceRoot,
+        sharedCopies: session.workspaceCopies,
+        signal: deadline.signal,
+      }),
       deadline.signal,
     );
     session.onUsage(result.usage);

@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import type { SharedScrubbedCopies } from "../sandbox/index.js";
 import { errorCode, ToolError } from "./tools/repo-tool.js";
 
 /** A path inside the workspace, checked: its real location is inside the root. */
@@ -46,11 +47,16 @@ export class Workspace {
   private readonly contents = new Map<string, Buffer>();
   private contentBytes = 0;
 
+  /** The round's copies for agent CLIs, when its owner made them (SharedScrubbedCopies). */
+  readonly sharedCopies: SharedScrubbedCopies | undefined;
+
   private constructor(
     root: string,
     private readonly contentBudget: number,
+    sharedCopies: SharedScrubbedCopies | undefined,
   ) {
     this.root = root;
+    this.sharedCopies = sharedCopies;
   }
 
   /**
@@ -59,12 +65,16 @@ export class Workspace {
    */
   static async open(
     directory: string,
-    options: { contentBudget?: number } = {},
+    options: { contentBudget?: number; sharedCopies?: SharedScrubbedCopies | undefined } = {},
   ): Promise<Workspace> {
     const root = await realpath(directory);
     const info = await stat(root);
     if (!info.isDirectory()) throw new Error(`workspace is not a directory: ${directory}`);
-    return new Workspace(root, options.contentBudget ?? DEFAULT_CONTENT_BUDGET);
+    return new Workspace(
+      root,
+      options.contentBudget ?? DEFAULT_CONTENT_BUDGET,
+      options.sharedCopies,
+    );
   }
 
   /** Whether a real (already resolved) path lies inside the root. */

@@ -9,6 +9,7 @@ export { failoverReason } from "./failover-reason.js";
 export { EmptyCompletionError, guardEmptyCompletions } from "./guard-empty-completions.js";
 export type {
   AgentModel,
+  AgentRunRequest,
   ChatModel,
   ChatResult,
   LanguageModel,

@@ -1,3 +1,4 @@
+import type { SharedScrubbedCopies } from "../sandbox/index.js";
 import type { Message, ToolCall } from "./message.js";
 
 /** A tool the model may call, described by a JSON Schema for its arguments. */
@@ -54,6 +55,8 @@ export interface AgentRunRequest {
   prompt: string;
   /** The snapshot directory the agent works in. */
   cwd: string;
+  /** The round's copies of it: an agent CLI works in the one copy they share, read-only. */
+  sharedCopies?: SharedScrubbedCopies | undefined;
   signal?: AbortSignal;
 }
 

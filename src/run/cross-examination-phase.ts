@@ -63,7 +63,9 @@ export async function runCrossExaminationPhase(
   const records = await crossExamine({
     planned,
     modelFor: sessionModelFor(options, challengeSessionLens),
-    workspace: await Workspace.open(options.change.workspaceDir),
+    workspace: await Workspace.open(options.change.workspaceDir, {
+      sharedCopies: options.sharedCopies,
+    }),
     settings,
     limiter: options.limiter,
     signal: options.signal,

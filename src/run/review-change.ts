@@ -4,6 +4,7 @@ import { Workspace } from "../agent/index.js";
 import type { CarriedFinding, Consensus, PreviousFinding } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { createRedactor } from "../llm/index.js";
+import { SharedScrubbedCopies } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
 import { applyReviewScope } from "./apply-review-scope.js";
 import type { ChangeSet, ReviewScope } from "./change-set.js";
@@ -70,6 +71,18 @@ export interface ReviewChangeResult {
  * publishing is the caller's.
  */
 export async function reviewChange(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
+  if (options.sharedCopies !== undefined) return await reviewChangeWith(options);
+  // The round's one scrubbed copy for agent CLIs is made when the first agent run asks, and
+  // deleted here when the round ends, finished, failed or aborted.
+  const sharedCopies = new SharedScrubbedCopies();
+  try {
+    return await reviewChangeWith({ ...options, sharedCopies });
+  } finally {
+    await sharedCopies.close();
+  }
+}
+
+async function reviewChangeWith(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
   const {
     source,
     previous,
@@ -319,7 +332,7 @@ async function carryUnreported(
     findings: plan.recheck,
     models: options.plan.models.map((model) => model.id),
     modelFor: sessionModelFor(options, recheckSessionLens),
-    workspace: await Workspace.open(change.workspaceDir),
+    workspace: await Workspace.open(change.workspaceDir, { sharedCopies: options.sharedCopies }),
     settings: {
       maxTurns: settings?.maxTurns ?? 4,
       timeoutSeconds: settings?.timeoutSeconds ?? 180,

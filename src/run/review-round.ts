@@ -9,6 +9,7 @@ import {
 import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
 import type { Message, ModelFactory } from "../llm/index.js";
 import { createRedactor, memoizeRedactor, type Redactor } from "../llm/index.js";
+import type { SharedScrubbedCopies } from "../sandbox/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
@@ -27,6 +28,11 @@ export interface ReviewRoundOptions {
   /** Definitions of every lens in `plan.lenses` (built-in and the repository's own). */
   lenses: readonly LensDefinition[];
   change: ChangeSet;
+  /**
+   * The round's scrubbed copies for agent CLIs: each snapshot copied once for every lens,
+   * verify and challenge (reviewChange makes them, and deletes them when the round ends).
+   */
+  sharedCopies?: SharedScrubbedCopies | undefined;
   round: number;
   /** Where provider keys are read from, by the names the config gives. */
   env: Readonly<Record<string, string | undefined>>;
@@ -129,7 +135,7 @@ export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoun
     skipped,
     providers: new Map(options.providers.map((provider) => [provider.name, provider])),
     lensById: new Map(options.lenses.map((lens) => [lens.id, lens])),
-    workspace: await Workspace.open(change.workspaceDir),
+    workspace: await Workspace.open(change.workspaceDir, { sharedCopies: options.sharedCopies }),
     prompt: lensPrompt(change),
   };
   // Interleave models (lens-major order) so one slow provider does not hold every slot.

@@ -12,6 +12,8 @@ export interface BwrapArgvOptions {
   command: readonly string[];
   /** Host paths of this run's workspace copy and HOME, bound read-write. */
   workspace: string;
+  /** Bind the workspace read-only (the round's shared copy, which other runs see too). */
+  workspaceReadOnly?: boolean | undefined;
   home: string;
   /** Binaries, libraries and the few /etc files (see hostSystemMounts). */
   systemMounts: readonly SystemMount[];
@@ -60,7 +62,8 @@ export function buildBwrapArgv(options: BwrapArgvOptions): string[] {
     }
   }
   argv.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
-  argv.push("--bind", options.workspace, SANDBOX_WORKSPACE, "--bind", options.home, SANDBOX_HOME);
+  argv.push(options.workspaceReadOnly === true ? "--ro-bind" : "--bind", options.workspace);
+  argv.push(SANDBOX_WORKSPACE, "--bind", options.home, SANDBOX_HOME);
   for (const path of options.readOnlyPaths) {
     // Already visible through a system mount: a second bind would only shadow it.
     if (!shown.some((parent) => path === parent || path.startsWith(`${parent}/`))) {

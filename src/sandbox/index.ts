@@ -26,3 +26,8 @@ export {
   openAgentSandbox,
 } from "./open-agent-sandbox.js";
 export { restrictToOwner } from "./restrict-to-owner.js";
+export {
+  type SharedCopy,
+  type SharedCopyRequest,
+  SharedScrubbedCopies,
+} from "./shared-scrubbed-copies.js";

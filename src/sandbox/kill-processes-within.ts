@@ -1,4 +1,4 @@
-import { readdir, readlink } from "node:fs/promises";
+import { readdir, readFile, readlink } from "node:fs/promises";
 import { sep } from "node:path";
 
 /**
@@ -9,13 +9,19 @@ import { sep } from "node:path";
  * away, or that we may not inspect, is not found (at the `bwrap` level the PID namespace
  * ends with the agent, so nothing is left there).
  */
-export async function killProcessesWithin(directory: string): Promise<number[]> {
+export async function killProcessesWithin(
+  directory: string,
+  // Also every process whose environment holds this `NAME=value` entry: a run in a shared
+  // copy works outside its own directory.
+  marked: { environment?: string } = {},
+): Promise<number[]> {
   const entries = await readdir("/proc").catch(() => [] as string[]);
   const killed: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => "");
-    if (cwd !== directory && !cwd.startsWith(`${directory}${sep}`)) continue;
+    const within = cwd === directory || cwd.startsWith(`${directory}${sep}`);
+    if (!within && !(await hasEntry(entry, marked.environment))) continue;
     try {
       process.kill(Number(entry), "SIGKILL");
       killed.push(Number(entry));
@@ -24,4 +30,10 @@ export async function killProcessesWithin(directory: string): Promise<number[]> 
     }
   }
   return killed;
+}
+
+async function hasEntry(pid: string, entry: string | undefined): Promise<boolean> {
+  if (entry === undefined) return false;
+  const environ = await readFile(`/proc/${pid}/environ`).catch(() => null);
+  return (environ?.toString("utf8").split("\0") ?? []).includes(entry);
 }

@@ -20,6 +20,7 @@ import { DEFAULT_REMOVED_PATHS } from "./default-removed-paths.js";
 import { hostSystemMounts } from "./host-system-mounts.js";
 import { killProcessesWithin } from "./kill-processes-within.js";
 import { npmPackagePaths } from "./npm-package-paths.js";
+import type { SharedScrubbedCopies } from "./shared-scrubbed-copies.js";
 
 export interface AgentSandboxOptions {
   /** The pull request's snapshot (the agent's working directory before this module). */
@@ -33,6 +34,11 @@ export interface AgentSandboxOptions {
   removePaths?: readonly string[] | undefined;
   /** Where the run's directory is made; default the system temporary directory. */
   temporaryRoot?: string | undefined;
+  /**
+   * The round's shared copies: the run works in the round's one read-only copy of the
+   * snapshot instead of a copy of its own (bound read-only at `bwrap`).
+   */
+  shared?: SharedScrubbedCopies | undefined;
 }
 
 /** One agent run's place to work: spawn `argv` in `cwd` with `env` (as `uid`/`gid`), then dispose. */
@@ -64,7 +70,7 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
   );
   const dispose = async () => {
     // A tool the agent left behind outside its process group (setsid) must not outlive it.
-    await killProcessesWithin(runDirectory);
+    await killProcessesWithin(runDirectory, { environment: `${RUN_MARK}=${runDirectory}` });
     await rm(runDirectory, { recursive: true, force: true });
   };
   try {
@@ -75,17 +81,8 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
       // the directory or add to it (the shield below stays what we wrote).
       await chmod(runDirectory, 0o711);
     }
-    // An empty, read-only `.env` above the workspace: Gemini CLI looks for the nearest one
-    // upwards from its working directory, and would otherwise reach the world-writable
-    // temporary directory, where anyone (an earlier agent run included) may have put one.
-    await writeFile(join(runDirectory, ".env"), "", { mode: 0o444 });
-    const workspace = join(runDirectory, "workspace");
-    const copy = await copyScrubbedWorkspace({
-      source: options.snapshot,
-      target: workspace,
-      removePaths: [...DEFAULT_REMOVED_PATHS, ...(options.removePaths ?? [])],
-      owner,
-    });
+    const copy = await workspaceCopy(options, runDirectory, owner);
+    const workspace = copy.path;
     const home = join(runDirectory, "home");
     const homeLayout = [".config", ".cache", ".local", ".local/share", "tmp"];
     await mkdir(home, { mode: 0o700 });
@@ -100,7 +97,10 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
     const inside = isolation.level === "bwrap";
     const env = {
       ...withHome(options.env, inside ? SANDBOX_HOME : home),
-      ...agentGitEnvironment(inside ? dirname(SANDBOX_WORKSPACE) : runDirectory),
+      ...agentGitEnvironment(inside ? dirname(SANDBOX_WORKSPACE) : copy.parent),
+      // Marks the run's processes: in a shared copy their working directory is no longer
+      // the run's own, so dispose() finds a tool left behind by this instead.
+      [RUN_MARK]: runDirectory,
     };
     if (inside) {
       const program = await locateProgram(options.command[0] ?? "", options.env.PATH);
@@ -111,6 +111,7 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
           bwrap: isolation.bwrap,
           command,
           workspace,
+          workspaceReadOnly: sharedCopiesFor(options) !== undefined,
           home,
           systemMounts: await hostSystemMounts(),
           readOnlyPaths: await installationPaths(program, options.command.slice(1)),
@@ -140,6 +141,47 @@ export async function openAgentSandbox(options: AgentSandboxOptions): Promise<Ag
     await dispose();
     throw error;
   }
+}
+
+const RUN_MARK = "GADFLY_AGENT_RUN";
+
+/**
+ * The run's workspace: the round's shared read-only copy, or a copy of its own in the run's
+ * directory (given to the agent's user at the `user` level), with the empty `.env` shield
+ * above it (see SharedScrubbedCopies).
+ */
+async function workspaceCopy(
+  options: AgentSandboxOptions,
+  runDirectory: string,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<{ path: string; parent: string; removed: readonly string[] }> {
+  const removePaths = [...DEFAULT_REMOVED_PATHS, ...(options.removePaths ?? [])];
+  const shared = sharedCopiesFor(options);
+  if (shared !== undefined) {
+    return await shared.acquire({ snapshot: options.snapshot, removePaths });
+  }
+  // An empty, read-only `.env` above the workspace: Gemini CLI looks for the nearest one
+  // upwards from its working directory, and would otherwise reach the world-writable
+  // temporary directory, where anyone (an earlier agent run included) may have put one.
+  await writeFile(join(runDirectory, ".env"), "", { mode: 0o444 });
+  const path = join(runDirectory, "workspace");
+  const copy = await copyScrubbedWorkspace({
+    source: options.snapshot,
+    target: path,
+    removePaths,
+    owner,
+  });
+  return { path, parent: runDirectory, removed: copy.removed };
+}
+
+/**
+ * The shared copies where the kernel keeps every run from changing them: at `user` the agent
+ * is another user (the copy is ours, read-only), at `bwrap` it is bound read-only. At `none`
+ * the agent is us (or root, whom no mode bit stops): a shared copy would let one run rewrite
+ * what the round's other reviewers read, so each run keeps a copy of its own.
+ */
+function sharedCopiesFor(options: AgentSandboxOptions): SharedScrubbedCopies | undefined {
+  return options.isolation.level === "none" ? undefined : options.shared;
 }
 
 /** The environment with this run's HOME, XDG directories and TMPDIR, all inside HOME. */

@@ -10,6 +10,7 @@ import {
   type AgentIsolation,
   detectIsolation,
   type IsolationLevel,
+  SharedScrubbedCopies,
 } from "../../src/sandbox/index.js";
 import {
   type FakeAnthropicServer,
@@ -183,6 +184,18 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
       expect(attacker.requests).toEqual([]);
       expect(planted()).toEqual([]);
       expect(existsSync(join(snapshot, ".claude/settings.json"))).toBe(true);
+      // As in a round: two runs in the round's one read-only copy (each its own at none).
+      const copies = new SharedScrubbedCopies(scratch);
+      try {
+        for (const prompt of ["Review this.", "Review this again."]) {
+          const shared = await model.run({ prompt, cwd: snapshot, sharedCopies: copies });
+          expect(shared.text).toBe(ANSWER);
+        }
+      } finally {
+        await copies.close();
+      }
+      expect(attacker.requests).toEqual([]);
+      expect(planted()).toEqual([]);
     },
     90_000,
   );

@@ -65,6 +65,7 @@ export function createCommandAgentModel(options: CommandAgentModelOptions): Agen
         isolation: options.isolation ?? NO_ISOLATION,
         removePaths: provider.removePaths,
         temporaryRoot: options.temporaryRoot,
+        shared: request.sharedCopies,
       });
     } catch (error) {
       // The detail (paths, errno) stays in the cause; the board gets the short reason.

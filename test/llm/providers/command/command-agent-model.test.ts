@@ -140,11 +140,12 @@ describe("createCommandAgentModel", () => {
     expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
-  it("gives the child only PATH, LANG, the variables the provider lists, a HOME of its own and git's guard settings", async () => {
+  it("gives the child only PATH, LANG, the variables the provider lists, a HOME of its own, git's guard settings and the run's mark", async () => {
     const result = await agent("env").run({ prompt: "p", cwd: snapshot });
     expect(result.text).toBe(
       `ENV ${JSON.stringify([
         "FAKE_AGENT_SECRET",
+        "GADFLY_AGENT_RUN",
         "GIT_CEILING_DIRECTORIES",
         "GIT_CONFIG_COUNT",
         "GIT_CONFIG_KEY_0",
