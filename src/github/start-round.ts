@@ -55,38 +55,7 @@ export async function startRound(
   }
   const { plan, lenses, issues } = planReview(deps.config, repoConfig, deps.lenses);
   if (issues.length > 0) await postConfigNotice(octokit, request, deps, issues);
-  const decided = await deps.store.lockPullRequest(request.repo, request.pullNumber, async () => {
-    const { data: pull } = await octokit.rest.pulls.get({
-      ...request.repo,
-      pull_number: request.pullNumber,
-    });
-    if (pull.state !== "open") return { skipped: "pull request is not open" };
-    if (request.headSha !== null && pull.head.sha !== request.headSha) {
-      return {
-        skipped: `late delivery for ${shortSha(request.headSha)}: the pull request is at ${shortSha(pull.head.sha)}`,
-      };
-    }
-    if (push && (pull.draft ?? false) && !repoConfig.config.drafts) {
-      return { skipped: "draft pull request" };
-    }
-    const pace: PushPace = push
-      ? await pacePush(
-          octokit,
-          { ...request, headSha: pull.head.sha, author: pull.user ?? null },
-          deps,
-        )
-      : { kind: "start", delayMs: 0, trigger: request.trigger };
-    if (pace.kind === "skip") return { skipped: pace.reason };
-    const started = await deps.store.startRound({
-      repo: request.repo,
-      installationId: request.installationId,
-      pullNumber: request.pullNumber,
-      headSha: pull.head.sha,
-      trigger: pace.trigger,
-      delayMs: pace.delayMs,
-    });
-    return { started, pace };
-  });
+  const decided = await decideUnderLock(octokit, request, deps, repoConfig.config.drafts);
   if ("skipped" in decided) return { kind: "skipped", reason: decided.skipped };
   const { started, pace } = decided;
   const { delayMs } = pace;
@@ -108,22 +77,83 @@ export async function startRound(
     round.leaseEpoch === 0 &&
     round.artifacts.statusCommentId === undefined
   ) {
-    const startsAt = new Date(deps.clock.now() + dueInMs);
-    if (await carryWaitingBoard(started, startsAt, deps)) {
-      return { kind: started.created ? "started" : "joined", roundId: round.id };
-    }
     const waiting = { round, plan, lenses, heldBecause: pace.heldBecause };
-    await postWaitingBoard(octokit, waiting, startsAt, deps).catch((error: unknown) => {
-      // The write budget has no token for it now: the round is queued, and its own board says
-      // the rest when it starts.
-      if (!(error instanceof WriteBudgetTimeoutError)) throw error;
-      deps.log.warn(
-        { round: round.id },
-        "waiting board not posted: GitHub's write budget is spent",
-      );
-    });
+    await showWaiting(octokit, started, waiting, new Date(deps.clock.now() + dueInMs), deps);
   }
   return { kind: started.created ? "started" : "joined", roundId: round.id };
+}
+
+type Decision =
+  | { skipped: string }
+  | { started: StartRoundResult; pace: Exclude<PushPace, { kind: "skip" }> };
+
+/**
+ * Under the pull request's lock, shared by every receiver: GitHub's current head decides (a
+ * trigger for an older head starts nothing), then the reader limits, then the round in the store.
+ */
+async function decideUnderLock(
+  octokit: GitHubClient,
+  request: RoundRequest,
+  deps: RoundDependencies,
+  drafts: boolean,
+): Promise<Decision> {
+  const push = request.trigger.kind === "push";
+  return deps.store.lockPullRequest(
+    request.repo,
+    request.pullNumber,
+    async (): Promise<Decision> => {
+      const { data: pull } = await octokit.rest.pulls.get({
+        ...request.repo,
+        pull_number: request.pullNumber,
+      });
+      if (pull.state !== "open") return { skipped: "pull request is not open" };
+      if (request.headSha !== null && pull.head.sha !== request.headSha) {
+        return {
+          skipped: `late delivery for ${shortSha(request.headSha)}: the pull request is at ${shortSha(pull.head.sha)}`,
+        };
+      }
+      if (push && (pull.draft ?? false) && !drafts) {
+        return { skipped: "draft pull request" };
+      }
+      const pace: PushPace = push
+        ? await pacePush(
+            octokit,
+            { ...request, headSha: pull.head.sha, author: pull.user ?? null },
+            deps,
+          )
+        : { kind: "start", delayMs: 0, trigger: request.trigger };
+      if (pace.kind === "skip") return { skipped: pace.reason };
+      const started = await deps.store.startRound({
+        repo: request.repo,
+        installationId: request.installationId,
+        pullNumber: request.pullNumber,
+        headSha: pull.head.sha,
+        trigger: pace.trigger,
+        delayMs: pace.delayMs,
+      });
+      return { started, pace };
+    },
+  );
+}
+
+/** The waiting board: carried from the round it supersedes when it can be, else posted. */
+async function showWaiting(
+  octokit: GitHubClient,
+  started: StartRoundResult,
+  waiting: Parameters<typeof postWaitingBoard>[1],
+  startsAt: Date,
+  deps: RoundDependencies,
+): Promise<void> {
+  if (await carryWaitingBoard(started, startsAt, deps)) return;
+  await postWaitingBoard(octokit, waiting, startsAt, deps).catch((error: unknown) => {
+    // The write budget has no token for it now: the round is queued, and its own board says
+    // the rest when it starts.
+    if (!(error instanceof WriteBudgetTimeoutError)) throw error;
+    deps.log.warn(
+      { round: waiting.round.id },
+      "waiting board not posted: GitHub's write budget is spent",
+    );
+  });
 }
 
 /**

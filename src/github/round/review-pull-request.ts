@@ -30,7 +30,7 @@ export async function reviewPullRequest(
   run: RoundRun,
   previous: PreviousRound | null,
 ): Promise<ReviewChangeResult> {
-  const { octokit, round, deps, lease } = run;
+  const { octokit, round, deps } = run;
   await mkdir(run.workspaceDir, { recursive: true });
   const snapshot = await takeSnapshot(
     octokit,
