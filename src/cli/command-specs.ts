@@ -119,7 +119,7 @@ export const COMMAND_SPECS = [
       { flag: "--no-progress", help: "no progress line on stderr" },
     ],
     notes: [
-      "Exit codes: 0 the report was written (a pull request that could not be reviewed is listed in it, not scored), 2 usage, config or dataset error.",
+      "Exit codes: 0 the report was written (a pull request that could not be reviewed is listed in it, not scored), 2 usage, config or dataset error, 3 no pull request could be scored.",
     ],
   },
   {

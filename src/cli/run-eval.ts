@@ -111,10 +111,12 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
   } finally {
     process.off("SIGINT", interrupt);
   }
-  const report = formatEval(summarizeResults(results, options.window, stopped), options.format);
+  const summary = summarizeResults(results, options.window, stopped);
+  const report = formatEval(summary, options.format);
   if (options.output === null) io.stdout.write(report);
   else await writeFile(resolve(io.cwd, options.output), report);
-  return 0;
+  // Figures over nothing would read as a measurement: no entry scored is not a result.
+  return summary.reviewed === 0 && summary.entries > 0 ? 3 : 0;
 }
 
 /** The results file of an earlier run: each line one entry's result; a bad line is said, not skipped. */
