@@ -111,7 +111,7 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
   } finally {
     process.off("SIGINT", interrupt);
   }
-  const summary = summarizeResults(results, options.window, stopped);
+  const summary = summarizeResults(results, options.window, stopped, entries.length);
   const report = formatEval(summary, options.format);
   if (options.output === null) io.stdout.write(report);
   else await writeFile(resolve(io.cwd, options.output), report);

@@ -33,7 +33,9 @@ export function formatEval(summary: EvalSummary, format: EvalFormat): string {
         `${model}: ${count} lens${count === 1 ? "" : "es"} did not complete (their gold comments count as missed).`,
     ),
     ...summary.failed.map((entry) => `Not scored: ${entry.id}: ${entry.error}`),
-    ...(summary.stopped === null ? [] : [`Stopped early: ${summary.stopped}.`]),
+    ...(summary.stopped === null
+      ? []
+      : [`Stopped early: ${summary.stopped}; ${summary.notRun} not reviewed.`]),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -14,7 +14,10 @@ export interface ScopeSummary {
 
 export interface EvalSummary {
   window: number;
+  /** The entries the run was to review (the dataset, or its first `--limit`). */
   entries: number;
+  /** Of them, not reviewed because the run stopped early (`stopped`). */
+  notRun: number;
   reviewed: number;
   /** Entries not scored, each with why: never left out silently. */
   failed: { id: string; error: string }[];
@@ -32,6 +35,7 @@ export function summarizeResults(
   results: readonly EntryResult[],
   window: number,
   stopped: string | null,
+  planned: number = results.length,
 ): EvalSummary {
   const reviewed = results.filter((result) => result.status === "reviewed");
   const scopes = new Map<string, ScopeSummary>();
@@ -69,7 +73,8 @@ export function summarizeResults(
   }
   return {
     window,
-    entries: results.length,
+    entries: planned,
+    notRun: planned - results.length,
     reviewed: reviewed.length,
     failed: results
       .filter((result) => result.status === "failed")

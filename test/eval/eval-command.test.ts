@@ -318,6 +318,32 @@ describe("gadfly eval", () => {
     ]);
   });
 
+  it("stops at the config's daily token cap, spent across the whole run, and says so", async () => {
+    const capped = join(sandbox.root, "capped.yml");
+    await writeFile(capped, `${config(ollama.url)}budget:\n  dailyTokens: 1\n`);
+    const run = await runGadfly(
+      [
+        "eval",
+        "--config",
+        capped,
+        "--repos",
+        reposDir,
+        "--dataset",
+        join(FIXTURES, "native.json"),
+        "--replay",
+        join(FIXTURES, "recordings"),
+      ],
+      { cwd: sandbox.work, env: { ...sandbox.env, ...repository.env } as Record<string, string> },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // The first entry's first lens spends past the cap: its other lenses are skipped (they count
+    // as not completed) and the second entry never starts.
+    expect(run.stdout).toMatch(/^1 of 2 pull requests reviewed/);
+    expect(run.stdout).toContain("Stopped early: daily cap of 1 token; 1 not reviewed.");
+    expect(run.stdout).toMatch(/did not complete/);
+    expect(run.stderr).not.toContain("acme__repo-2");
+  });
+
   it("refuses a dataset that is neither format, naming the field", async () => {
     const dataset = join(sandbox.root, "bad.json");
     await writeFile(
