@@ -52,7 +52,7 @@ export async function reviewEvalEntry(
       env: context.env,
     });
   } catch (error) {
-    return failed(entry, `${entry.repoDir}: ${context.describe(error)}`);
+    return failed(entry, context, `${entry.repoDir}: ${context.describe(error)}`);
   }
   const config =
     context.replayDir === null
@@ -94,7 +94,11 @@ export async function reviewEvalEntry(
     });
     if (consensus.modelCount === 0) {
       const reasons = [...new Set(reports.map((report) => report.failure ?? report.outcome))];
-      return failed(entry, `no model completed the review (${reasons.slice(0, 3).join("; ")})`);
+      return failed(
+        entry,
+        context,
+        `no model completed the review (${reasons.slice(0, 3).join("; ")})`,
+      );
     }
     return scoreEntry({
       id: entry.id,
@@ -104,9 +108,11 @@ export async function reviewEvalEntry(
       consensus,
       inline: selectInline(consensus.clusters, context.plan.publish).selected,
       window: context.window,
+      models: context.plan.models.map((model) => model.id),
+      lenses: context.plan.lenses,
     });
   } catch (error) {
-    return failed(entry, context.describe(error));
+    return failed(entry, context, context.describe(error));
   } finally {
     void modelCalls.close();
     httpFetch.close();
@@ -114,7 +120,7 @@ export async function reviewEvalEntry(
   }
 }
 
-function failed(entry: EvalEntry, error: string): EntryResult {
+function failed(entry: EvalEntry, context: EvalEntryContext, error: string): EntryResult {
   const none = { inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0 };
   return {
     format: "gadfly-eval-result",
@@ -122,6 +128,9 @@ function failed(entry: EvalEntry, error: string): EntryResult {
     url: entry.url,
     status: "failed",
     error,
+    window: context.window,
+    models: context.plan.models.map((model) => model.id),
+    lenses: context.plan.lenses,
     gold: entry.gold.length,
     scores: [],
     failedLenses: {},

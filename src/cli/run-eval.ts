@@ -50,7 +50,15 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
   });
   const entries = options.limit === null ? all : all.slice(0, options.limit);
   const resumePath = options.resume === null ? null : resolve(io.cwd, options.resume);
-  const done = resumePath === null ? new Map<string, EntryResult>() : await readResults(resumePath);
+  const measuredUnder = {
+    window: options.window,
+    models: plan.models.map((model) => model.id),
+    lenses: plan.lenses,
+  };
+  const done =
+    resumePath === null
+      ? new Map<string, EntryResult>()
+      : await readResults(resumePath, measuredUnder);
   const secrets = collectSecrets({ env, providers: config.providers });
   const describe = (error: unknown) =>
     terminalSafeText(
@@ -120,7 +128,10 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
 }
 
 /** The results file of an earlier run: each line one entry's result; a bad line is said, not skipped. */
-async function readResults(path: string): Promise<Map<string, EntryResult>> {
+async function readResults(
+  path: string,
+  under: { window: number; models: readonly string[]; lenses: readonly string[] },
+): Promise<Map<string, EntryResult>> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -138,12 +149,20 @@ async function readResults(path: string): Promise<Map<string, EntryResult>> {
       throw new DatasetError(`--resume ${path}: line ${index + 1} is not JSON`);
     }
     const result = EntryResultLine.safeParse(parsed);
-    if (!result.success)
+    if (!result.success) {
       throw new DatasetError(`--resume ${path}: line ${index + 1} is not a gadfly eval result`);
-    // A failed entry is tried again: an outage should not stay a gap in the figures.
-    if ((result.data as unknown as EntryResult).status === "reviewed") {
-      results.set(result.data.id, result.data as unknown as EntryResult);
     }
+    const stored = result.data as EntryResult;
+    const differs = (["window", "models", "lenses"] as const).find(
+      (key) => JSON.stringify(stored[key]) !== JSON.stringify(under[key]),
+    );
+    if (differs !== undefined) {
+      throw new DatasetError(
+        `--resume ${path}: line ${index + 1} was measured with ${differs} ${JSON.stringify(stored[differs])}, this run with ${JSON.stringify(under[differs])}: its figures would not add up (use another results file)`,
+      );
+    }
+    // A failed entry is tried again: an outage should not stay a gap in the figures.
+    if (stored.status === "reviewed") results.set(stored.id, stored);
   }
   return results;
 }

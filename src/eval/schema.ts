@@ -55,8 +55,39 @@ export const AacrEntry = z.looseObject({
 
 export const AacrDataset = z.array(AacrEntry);
 
-/** One line of a results file (`--resume`): an entry's scored outcome, as written when it ended. */
-export const EntryResultLine = z.looseObject({
+const Count = z.number().int().min(0);
+
+const Spend = z.strictObject({
+  inputTokens: Count,
+  outputTokens: Count,
+  costUsd: z.number().min(0).nullable(),
+  durationMs: z.number().min(0),
+});
+
+/**
+ * One line of a results file (`--resume`): an entry's scored outcome, as written when it ended,
+ * with what it was measured under (window, models, lenses): a rerun under other settings would
+ * mix figures that do not add up, so it is refused.
+ */
+export const EntryResultLine = z.strictObject({
   format: z.literal("gadfly-eval-result"),
   id: z.string(),
+  url: z.string().nullable(),
+  status: z.enum(["reviewed", "failed"]),
+  error: z.string().optional(),
+  window: Count,
+  models: z.array(z.string()),
+  lenses: z.array(z.string()),
+  gold: Count,
+  scores: z.array(
+    z.strictObject({
+      kind: z.enum(["model", "lens", "consensus", "inline"]),
+      name: z.string(),
+      matched: Count,
+      found: Count,
+      gold: Count,
+    }),
+  ),
+  failedLenses: z.record(z.string(), Count),
+  spend: z.strictObject({ total: Spend, models: z.record(z.string(), Spend) }),
 });

@@ -32,6 +32,10 @@ export interface EntryResult {
   /** `failed`: not scored (the clone, the change or every model failed), said with `error`. */
   status: "reviewed" | "failed";
   error?: string;
+  /** What it was measured under: a resumed run must match. */
+  window: number;
+  models: string[];
+  lenses: string[];
   gold: number;
   scores: ScopeScore[];
   /** Lenses that did not complete, per model: their misses count, and the report says how many. */
@@ -45,6 +49,9 @@ export interface ScoreEntryInput {
   gold: readonly GoldComment[];
   reports: readonly LensReport[];
   consensus: Consensus;
+  /** The plan's models and lenses, as the results file records them. */
+  models: readonly string[];
+  lenses: readonly string[];
   /** The clusters the inline review would post (selectInline under the config's policy). */
   inline: readonly Cluster[];
   window: number;
@@ -74,6 +81,9 @@ export function scoreEntry(input: ScoreEntryInput): EntryResult {
     id: input.id,
     url: input.url,
     status: "reviewed",
+    window,
+    models: [...input.models],
+    lenses: [...input.lenses],
     gold: gold.length,
     scores: [
       ...models.map((model) =>

@@ -298,6 +298,27 @@ describe("gadfly eval", () => {
     expectHandCount(JSON.parse(second.stdout));
   });
 
+  it("refuses a results file measured under another window, or one that is not results", async () => {
+    const results = join(sandbox.root, "window-results.jsonl");
+    const replay = [
+      "--dataset",
+      join(FIXTURES, "native.json"),
+      "--replay",
+      join(FIXTURES, "recordings"),
+      "--resume",
+      results,
+    ];
+    expect((await evalRun([...replay, "--limit", "1"])).code).toBe(0);
+    const other = await evalRun([...replay, "--window", "5"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("line 1 was measured with window 3, this run with 5");
+    const line = JSON.parse((await readFile(results, "utf8")).trim());
+    await writeFile(results, `${JSON.stringify({ ...line, scores: "many" })}\n`);
+    const forged = await evalRun(replay);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toContain("line 1 is not a gadfly eval result");
+  });
+
   it("names a pull request whose clone is missing and does not score it", async () => {
     const dataset = join(sandbox.root, "missing.json");
     const native = JSON.parse(await readFile(join(FIXTURES, "native.json"), "utf8"));
