@@ -120,7 +120,7 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
     process.off("SIGINT", interrupt);
   }
   const summary = summarizeResults(results, options.window, stopped, entries.length);
-  const report = formatEval(summary, options.format);
+  const report = formatEval(summary, options.format, { timed: options.replayDir === null });
   if (options.output === null) io.stdout.write(report);
   else await writeFile(resolve(io.cwd, options.output), report);
   // Figures over nothing would read as a measurement: no entry scored is not a result.

@@ -17,17 +17,23 @@ const HEADER = [
 ];
 
 /** The report of `gadfly eval`: one table (text or markdown), or the summary as JSON. */
-export function formatEval(summary: EvalSummary, format: EvalFormat): string {
+export function formatEval(
+  summary: EvalSummary,
+  format: EvalFormat,
+  options: { timed: boolean } = { timed: true },
+): string {
+  // A replay's durations are the replay's own, not model time: none is shown.
+  const shown = options.timed ? summary : untimed(summary);
   if (format === "json")
-    return `${JSON.stringify({ format: "gadfly-eval-report", version: 1, ...summary }, null, 2)}\n`;
-  const rows = summary.scopes.map((scope) => row(scope, spendOf(summary, scope)));
-  const total = summary.spend.total;
+    return `${JSON.stringify({ format: "gadfly-eval-report", version: 1, timed: options.timed, ...shown }, null, 2)}\n`;
+  const rows = shown.scopes.map((scope) => row(scope, spendOf(shown, scope)));
+  const total = shown.spend.total;
   const lines = [
     `${summary.reviewed} of ${summary.entries} pull requests reviewed, ${summary.gold} gold comments; a hit is a finding on the same path within ${summary.window} lines of a gold comment's range, each gold comment matched once.`,
     "",
     ...(format === "markdown" ? markdownTable(rows) : textTable(rows)),
     "",
-    `Spent: ${tokens(total)} tokens, ${cost(total.costUsd)}, ${seconds(total.durationMs)} of model time.`,
+    `Spent: ${tokens(total)} tokens, ${cost(total.costUsd)}, ${options.timed ? `${seconds(total.durationMs)} of model time` : "no model time (replayed)"}.`,
     ...Object.entries(summary.failedLenses).map(
       ([model, count]) =>
         `${model}: ${count} lens${count === 1 ? "" : "es"} did not complete (their gold comments count as missed).`,
@@ -58,8 +64,21 @@ function row(scope: ScopeSummary, spend: SpendFigures | null): string[] {
     rate(scope.f1),
     spend === null ? "" : tokens(spend),
     spend === null ? "" : cost(spend.costUsd),
-    spend === null ? "" : seconds(spend.durationMs),
+    spend === null || Number.isNaN(spend.durationMs) ? "" : seconds(spend.durationMs),
   ];
+}
+
+function untimed(summary: EvalSummary): EvalSummary {
+  const strip = (spend: SpendFigures): SpendFigures => ({ ...spend, durationMs: Number.NaN });
+  return {
+    ...summary,
+    spend: {
+      total: strip(summary.spend.total),
+      models: Object.fromEntries(
+        Object.entries(summary.spend.models).map(([m, s]) => [m, strip(s)]),
+      ),
+    },
+  };
 }
 
 function textTable(rows: string[][]): string[] {

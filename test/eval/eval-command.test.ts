@@ -256,6 +256,11 @@ describe("gadfly eval", () => {
     expect(text.stderr).toBe("");
     expect(text.stdout).toMatch(/^model beta +4 +3 +5 +0\.750 +0\.600 +0\.667 /m);
     expect(text.stdout).toMatch(/^inline +3 +2 +5 +0\.667 +0\.400 +0\.500$/m);
+    // Replayed: tokens and cost as recorded, but no time (it would be the replay's own).
+    expect(text.stdout).toMatch(
+      /^model alpha +3 +1 +5 +0\.333 +0\.200 +0\.250 +[\d,]+ +\$[\d.]+$/m,
+    );
+    expect(text.stdout).toContain("no model time (replayed)");
     const markdown = await evalRun([...replay, "--format", "markdown"]);
     expect(markdown.stdout).toContain("| consensus | 6 | 3 | 5 | 0.500 | 0.600 | 0.545 |");
   });
