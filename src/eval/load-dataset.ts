@@ -95,7 +95,7 @@ async function aacrEntries(
       gold: entry.comments.map((comment) =>
         goldComment(
           comment.path,
-          comment.side === "left" ? "left" : "right",
+          comment.side?.trim().toLowerCase() === "left" ? "left" : "right",
           comment.from_line,
           comment.to_line,
           comment.category,
