@@ -67,6 +67,31 @@ export interface StatsCommandOptions {
   configPath: string | null;
 }
 
+/** The options of `gadfly eval`. */
+export interface EvalCommandOptions {
+  /** The dataset file, native or AACR-Bench JSON. */
+  dataset: string;
+  /** Where the clones are; null: the dataset's directory. */
+  reposDir: string | null;
+  /** Lines either side of a gold range a finding may be on. */
+  window: number;
+  /** Only the first N entries; null: all. */
+  limit: number | null;
+  /** The results file read to skip finished entries and appended to; null: none. */
+  resume: string | null;
+  models: string[] | null;
+  lenses: string[] | null;
+  configPath: string | null;
+  concurrency: number | null;
+  format: "text" | "markdown" | "json";
+  output: string | null;
+  /** Transcripts go to `<recordDir>/<entry id>`. */
+  recordDir: string | null;
+  /** Answers come from `<replayDir>/<entry id>`. */
+  replayDir: string | null;
+  progress: boolean;
+}
+
 export type CliCommand =
   /** The help of one command, or of gadfly (null). */
   | { kind: "help"; command: CommandName | null }
@@ -76,4 +101,5 @@ export type CliCommand =
   | { kind: "worker"; configPath: string | null }
   | { kind: "init"; options: InitCommandOptions }
   | { kind: "doctor"; options: DoctorCommandOptions }
-  | { kind: "stats"; options: StatsCommandOptions };
+  | { kind: "stats"; options: StatsCommandOptions }
+  | { kind: "eval"; options: EvalCommandOptions };

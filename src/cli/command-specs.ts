@@ -77,6 +77,52 @@ export const COMMAND_SPECS = [
     ],
   },
   {
+    name: "eval",
+    synopsis: "--dataset FILE [--repos DIR] [options]",
+    summary: "measure review quality on pull requests with gold review comments",
+    description: [
+      "Reviews each pull request of a dataset (Gadfly's own JSON format, or AACR-Bench's positive_samples.json) in a local clone, with every model of your config through every lens as `gadfly review` does, and scores the findings against the dataset's gold comments by location: a hit is a finding on the same path whose line lies within --window lines of a gold comment's range, each gold comment matched once. It reports precision, recall and F1 per model, per lens, for the whole consensus and for the inline set, with tokens, cost and time.",
+      "Nothing is fetched: point --repos at the clones (an AACR-Bench entry is looked for at DIR/owner/name, then DIR/name) with both commits present. Budget caps of the config bound the run: budget.roundTokens each pull request, budget.dailyTokens and budget.dailyCostUsd the whole run.",
+    ],
+    options: [
+      {
+        flag: "--dataset FILE",
+        help: "the dataset: gadfly-eval JSON or AACR-Bench JSON (required)",
+      },
+      {
+        flag: "--repos DIR",
+        help: "where the clones are (default: the dataset's directory)",
+      },
+      {
+        flag: "--window N",
+        help: "lines either side of a gold comment's range a finding may be on (0-50; default: 3)",
+      },
+      { flag: "--limit N", help: "only the first N pull requests of the dataset" },
+      {
+        flag: "--resume FILE",
+        help: "a results file: pull requests already in it are not reviewed again, each new one is added as it ends",
+      },
+      { flag: "--models a,b", help: "only these model ids from the config" },
+      { flag: "--lenses x,y", help: "only these lenses (security, correctness, ...)" },
+      {
+        flag: "--config FILE",
+        help: "the config (default: $GADFLY_CONFIG, else $XDG_CONFIG_HOME/gadfly/config.yml, else ~/.config/gadfly/config.yml)",
+      },
+      { flag: "--concurrency N", help: "reviewers in flight at once (1-64)" },
+      { flag: "--format FORMAT", help: "text, markdown or json (default: text)" },
+      { flag: "--output FILE", help: "write the report to FILE instead of stdout" },
+      { flag: "--record DIR", help: "save every model transcript into DIR/<entry id>" },
+      {
+        flag: "--replay DIR",
+        help: "answer from the transcripts in DIR/<entry id>, no model at all",
+      },
+      { flag: "--no-progress", help: "no progress line on stderr" },
+    ],
+    notes: [
+      "Exit codes: 0 the report was written (a pull request that could not be reviewed is listed in it, not scored), 2 usage, config or dataset error, 3 no pull request could be scored.",
+    ],
+  },
+  {
     name: "init",
     synopsis: "[--providers a,b] [--config FILE]",
     summary: "write a starter config and .env.example (never over a file)",

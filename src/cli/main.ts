@@ -2,9 +2,10 @@ import { setMaxListeners } from "node:events";
 import { stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { loadLenses } from "../agent/index.js";
-import type { AppConfig, ReviewPlan } from "../config/index.js";
-import { ConfigError, loadAppConfig, planReview, RepoConfig } from "../config/index.js";
+import type { ReviewPlan } from "../config/index.js";
+import { ConfigError, loadAppConfig, planReview } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
+import { DatasetError } from "../eval/index.js";
 import { createNodeFetch } from "../http/index.js";
 import {
   createInMemoryModelCallLimiter,
@@ -34,10 +35,14 @@ import { createLensErrorLog } from "./lens-error-log.js";
 import { loadDemo } from "./load-demo.js";
 import { LocalChangeError } from "./local-change-error.js";
 import { packageVersion } from "./package-version.js";
+import { parseChoices } from "./parse-choices.js";
 import { parseCliArgs } from "./parse-cli-args.js";
 import { readBaseConventions } from "./read-base-conventions.js";
+import { replayEverything } from "./replay-everything.js";
 import type { ReportMeta } from "./report-meta.js";
+import { requireKeys } from "./require-keys.js";
 import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
+import { runEval } from "./run-eval.js";
 import { runGit } from "./run-git.js";
 import { runInit } from "./run-init.js";
 import { runStats } from "./run-stats.js";
@@ -82,6 +87,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
     if (command.kind === "init") return await runInit(command.options, io);
     if (command.kind === "stats") return await runStats(command.options, io);
+    if (command.kind === "eval") return await runEval(command.options, io);
     if (command.kind === "doctor") {
       // Loaded on demand, like the worker: doctor checks what the app will use.
       const { runDoctorCommand } = await import("../boot/index.js");
@@ -92,7 +98,8 @@ export async function runCli(io: CliIo): Promise<number> {
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
-      error instanceof LocalChangeError
+      error instanceof LocalChangeError ||
+      error instanceof DatasetError
     ) {
       io.stderr.write(`gadfly: ${error.message}\n`);
       return 2;
@@ -420,49 +427,4 @@ async function isDirectory(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** --models and --lenses, within the same bounds as a repository's choices; a breach is a usage error. */
-function parseChoices(options: ReviewCommandOptions): RepoConfig {
-  const parsed = RepoConfig.safeParse({
-    ...(options.models === null ? {} : { models: options.models }),
-    ...(options.lenses === null ? {} : { lenses: options.lenses }),
-  });
-  if (!parsed.success) throw ConfigError.fromZod("command line", parsed.error);
-  return parsed.data;
-}
-
-/** `--replay DIR`: every provider answers from the recordings, no model at all. */
-function replayEverything(config: AppConfig, dir: string): AppConfig {
-  return {
-    ...config,
-    providers: config.providers.map((provider) => ({ name: provider.name, type: "replay", dir })),
-  };
-}
-
-/** A key named by the config but missing from the environment is a config error, said before any work. */
-function requireKeys(
-  config: AppConfig,
-  used: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): void {
-  const issues = config.providers.flatMap((provider, index) => {
-    if (
-      !used.includes(provider.name) ||
-      !("apiKeyEnv" in provider) ||
-      provider.apiKeyEnv === undefined
-    )
-      return [];
-    const value = env[provider.apiKeyEnv];
-    return value === undefined || value.trim() === ""
-      ? [
-          {
-            path: `providers[${index}].apiKeyEnv`,
-            message: `${provider.apiKeyEnv} is not set (provider ${provider.name})`,
-          },
-        ]
-      : [];
-  });
-  if (issues.length > 0)
-    throw new ConfigError(env.GADFLY_CONFIG ?? join(".", "gadfly.config.yml"), issues);
 }

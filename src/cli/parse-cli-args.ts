@@ -3,6 +3,7 @@ import { LensId } from "../config/index.js";
 import { MAX_WINDOW_DAYS, parseRepository, parseWindow } from "../scoreboard/index.js";
 import type {
   CliCommand,
+  EvalCommandOptions,
   FailOn,
   OutputFormat,
   ReviewCommandOptions,
@@ -36,6 +37,11 @@ const OPTIONS = {
   "no-progress": { type: "boolean" },
   providers: { type: "string" },
   since: { type: "string" },
+  dataset: { type: "string" },
+  repos: { type: "string" },
+  window: { type: "string" },
+  limit: { type: "string" },
+  resume: { type: "string" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -60,6 +66,10 @@ function knownOption(flag: string): OptionName {
 }
 const DOCTOR_FORMATS = ["text", "json"] as const;
 const STATS_FORMATS = ["text", "json", "csv"] as const;
+const EVAL_FORMATS = ["text", "markdown", "json"] as const;
+const DEFAULT_WINDOW = 3;
+const MAX_WINDOW = 50;
+const MAX_LIMIT = 100_000;
 
 /** `--demo` brings its own change and recordings: these would contradict it. */
 const DEMO_CONFLICTS: readonly OptionName[] = [
@@ -135,6 +145,7 @@ export function parseCliArgs(argv: readonly string[], context: ParseCliArgsConte
     };
   }
   if (known === "stats") return { kind: "stats", options: statsOptions(values) };
+  if (known === "eval") return { kind: "eval", options: evalOptions(values) };
   return { kind: "review", options: reviewOptions(values, context) };
 }
 
@@ -164,6 +175,51 @@ function statsOptions(values: ParsedValues): StatsCommandOptions {
     format: enumValue(values, "format", STATS_FORMATS) ?? "text",
     configPath: stringValue(values, "config"),
   };
+}
+
+function evalOptions(values: ParsedValues): EvalCommandOptions {
+  if (values.record !== undefined && values.replay !== undefined) {
+    throw new UsageError("--record and --replay cannot be used together");
+  }
+  const dataset = stringValue(values, "dataset");
+  if (dataset === null) throw new UsageError(`"gadfly eval" needs --dataset FILE (${HELP_HINT})`);
+  return {
+    dataset,
+    reposDir: stringValue(values, "repos"),
+    window: wholeNumber(values, "window", 0, MAX_WINDOW) ?? DEFAULT_WINDOW,
+    limit: wholeNumber(values, "limit", 1, MAX_LIMIT),
+    resume: stringValue(values, "resume"),
+    models: listValue(values, "models", (item) =>
+      /\s/.test(item) ? "a model id cannot contain spaces" : null,
+    ),
+    lenses: listValue(values, "lenses", (item) =>
+      LensId.safeParse(item).success ? null : "a lens id is lowercase letters, digits and '-'",
+    ),
+    configPath: stringValue(values, "config"),
+    concurrency: concurrencyValue(values),
+    format: enumValue(values, "format", EVAL_FORMATS) ?? "text",
+    output: stringValue(values, "output"),
+    recordDir: stringValue(values, "record"),
+    replayDir: stringValue(values, "replay"),
+    progress: values["no-progress"] !== true,
+  };
+}
+
+function wholeNumber(
+  values: ParsedValues,
+  name: OptionName,
+  min: number,
+  max: number,
+): number | null {
+  const value = stringValue(values, name);
+  if (value === null) return null;
+  const number = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max)) {
+    throw new UsageError(
+      `--${name} must be a whole number from ${min} to ${max}; got ${quote(value)}`,
+    );
+  }
+  return number;
 }
 
 function reviewOptions(values: ParsedValues, context: ParseCliArgsContext): ReviewCommandOptions {

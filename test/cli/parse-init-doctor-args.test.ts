@@ -37,6 +37,8 @@ describe("the arguments of gadfly init and gadfly doctor", () => {
       '--providers is not an option of "gadfly doctor"',
     );
     expect(() => parse(["init", "--providers", "Open AI"])).toThrow(/--providers: "Open AI"/);
-    expect(() => parse([])).toThrow(/expected "review", "init", "doctor", "stats" or "worker"/);
+    expect(() => parse([])).toThrow(
+      /expected "review", "eval", "init", "doctor", "stats" or "worker"/,
+    );
   });
 });

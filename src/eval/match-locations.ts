@@ -1,0 +1,61 @@
+import type { GoldComment } from "./eval-entry.js";
+
+/** Where a reviewer's comment sits: the line its inline comment would be on (the head side). */
+export interface Located {
+  path: string;
+  line: number;
+}
+
+/**
+ * The location rule: same path, and the line within `window` lines of the gold range. A gold
+ * comment on the base side (`left`, a removed line) has base line numbers, which a head-side
+ * finding's cannot be compared with: it matches nothing, and so counts as missed.
+ */
+export function matchesLocation(found: Located, gold: GoldComment, window: number): boolean {
+  return (
+    gold.side === "right" &&
+    found.path === gold.path &&
+    found.line >= gold.fromLine - window &&
+    found.line <= gold.toLine + window
+  );
+}
+
+export interface LocationMatch {
+  /** True positives: pairs of one finding and one gold comment, each used once. */
+  matched: number;
+  found: number;
+  gold: number;
+}
+
+/**
+ * The most findings that can be paired with distinct gold comments (a maximum bipartite
+ * matching, augmenting paths): two findings on one gold comment are one hit and one false
+ * positive, so a duplicate never raises precision, and one finding never covers two problems.
+ */
+export function matchLocations(
+  found: readonly Located[],
+  gold: readonly GoldComment[],
+  window: number,
+): LocationMatch {
+  const candidates = found.map((finding) =>
+    gold.flatMap((comment, index) => (matchesLocation(finding, comment, window) ? [index] : [])),
+  );
+  const goldTakenBy = new Array<number>(gold.length).fill(-1);
+  const augment = (finding: number, visited: boolean[]): boolean => {
+    for (const index of candidates[finding] ?? []) {
+      if (visited[index] === true) continue;
+      visited[index] = true;
+      const holder = goldTakenBy[index] ?? -1;
+      if (holder === -1 || augment(holder, visited)) {
+        goldTakenBy[index] = finding;
+        return true;
+      }
+    }
+    return false;
+  };
+  let matched = 0;
+  for (let finding = 0; finding < found.length; finding++) {
+    if (augment(finding, new Array<boolean>(gold.length).fill(false))) matched++;
+  }
+  return { matched, found: found.length, gold: gold.length };
+}

@@ -1,0 +1,131 @@
+import type { RoundUsage } from "../accounting/index.js";
+import type { LensReport } from "../agent/index.js";
+import type { Cluster, Consensus } from "../consensus/index.js";
+import type { GoldComment } from "./eval-entry.js";
+import { type Located, matchLocations } from "./match-locations.js";
+
+/** What is scored: one model's findings, one lens's (every model), the consensus, the inline set. */
+export type ScopeKind = "model" | "lens" | "consensus" | "inline";
+
+export interface ScopeScore {
+  kind: ScopeKind;
+  /** The model or lens id; "all" for the consensus and the inline set. */
+  name: string;
+  matched: number;
+  found: number;
+  gold: number;
+}
+
+export interface SpendFigures {
+  inputTokens: number;
+  outputTokens: number;
+  /** Null when a model without a price spent tokens. */
+  costUsd: number | null;
+  durationMs: number;
+}
+
+/** One entry's outcome: a line of the results file, and what the report adds up. */
+export interface EntryResult {
+  format: "gadfly-eval-result";
+  id: string;
+  url: string | null;
+  /** `failed`: not scored (the clone, the change or every model failed), said with `error`. */
+  status: "reviewed" | "failed";
+  error?: string;
+  /** What it was measured under: a resumed run must match. */
+  window: number;
+  models: string[];
+  lenses: string[];
+  gold: number;
+  scores: ScopeScore[];
+  /** Lenses that did not complete, per model: their misses count, and the report says how many. */
+  failedLenses: Record<string, number>;
+  spend: { total: SpendFigures; models: Record<string, SpendFigures> };
+}
+
+export interface ScoreEntryInput {
+  id: string;
+  url: string | null;
+  gold: readonly GoldComment[];
+  reports: readonly LensReport[];
+  consensus: Consensus;
+  /** The plan's models and lenses, as the results file records them. */
+  models: readonly string[];
+  lenses: readonly string[];
+  /** The clusters the inline review would post (selectInline under the config's policy). */
+  inline: readonly Cluster[];
+  window: number;
+}
+
+/** Scores one reviewed entry by location (matchLocations), per model, per lens, consensus and inline. */
+export function scoreEntry(input: ScoreEntryInput): EntryResult {
+  const { gold, window } = input;
+  const score = (kind: ScopeKind, name: string, found: Located[]): ScopeScore => ({
+    kind,
+    name,
+    ...matchLocations(found, gold, window),
+  });
+  const models = unique(input.reports.map((report) => report.model));
+  const lenses = unique(input.reports.map((report) => report.lens));
+  const findingsOf = (keep: (report: LensReport) => boolean): Located[] =>
+    input.reports
+      .filter(keep)
+      .flatMap((report) => report.findings.map((f) => ({ path: f.file, line: f.line })));
+  const failedLenses: Record<string, number> = {};
+  for (const report of input.reports) {
+    if (report.outcome !== "done")
+      failedLenses[report.model] = (failedLenses[report.model] ?? 0) + 1;
+  }
+  return {
+    format: "gadfly-eval-result",
+    id: input.id,
+    url: input.url,
+    status: "reviewed",
+    window,
+    models: [...input.models],
+    lenses: [...input.lenses],
+    gold: gold.length,
+    scores: [
+      ...models.map((model) =>
+        score(
+          "model",
+          model,
+          findingsOf((r) => r.model === model),
+        ),
+      ),
+      ...lenses.map((lens) =>
+        score(
+          "lens",
+          lens,
+          findingsOf((r) => r.lens === lens),
+        ),
+      ),
+      score("consensus", "all", input.consensus.clusters.map(location)),
+      score("inline", "all", input.inline.map(location)),
+    ],
+    failedLenses,
+    spend: spendOf(input.consensus.usage),
+  };
+}
+
+/** A cluster is where it is shown and posted: its representative's line. */
+function location(cluster: Cluster): Located {
+  return { path: cluster.representative.file, line: cluster.representative.line };
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+function spendOf(usage: RoundUsage | undefined): EntryResult["spend"] {
+  const figures = (f: RoundUsage["total"] | undefined): SpendFigures => ({
+    inputTokens: f?.inputTokens ?? 0,
+    outputTokens: f?.outputTokens ?? 0,
+    costUsd: f === undefined ? 0 : f.costUsd,
+    durationMs: f?.durationMs ?? 0,
+  });
+  return {
+    total: figures(usage?.total),
+    models: Object.fromEntries((usage?.models ?? []).map((m) => [m.model, figures(m.total)])),
+  };
+}

@@ -1,0 +1,113 @@
+import type { EntryResult, ScopeKind, SpendFigures } from "./score-entry.js";
+
+export interface ScopeSummary {
+  kind: ScopeKind;
+  name: string;
+  matched: number;
+  found: number;
+  gold: number;
+  /** Null when there is nothing to divide by (no finding, no gold comment). */
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+}
+
+export interface EvalSummary {
+  window: number;
+  /** The entries the run was to review (the dataset, or its first `--limit`). */
+  entries: number;
+  /** Of them, not reviewed because the run stopped early (`stopped`). */
+  notRun: number;
+  reviewed: number;
+  /** Entries not scored, each with why: never left out silently. */
+  failed: { id: string; error: string }[];
+  /** Gold comments of the reviewed entries (the recall's denominator). */
+  gold: number;
+  scopes: ScopeSummary[];
+  failedLenses: Record<string, number>;
+  spend: { total: SpendFigures; models: Record<string, SpendFigures> };
+  /** Why the run stopped before the dataset's end (a budget cap), or null. */
+  stopped: string | null;
+}
+
+/** Adds the entries' counts (micro-average: every gold comment and every finding weighs the same). */
+export function summarizeResults(
+  results: readonly EntryResult[],
+  window: number,
+  stopped: string | null,
+  planned: number = results.length,
+): EvalSummary {
+  const reviewed = results.filter((result) => result.status === "reviewed");
+  const scopes = new Map<string, ScopeSummary>();
+  const failedLenses: Record<string, number> = {};
+  const models: Record<string, SpendFigures> = {};
+  let total = noSpend();
+  for (const result of results) {
+    total = addSpend(total, result.spend.total);
+    for (const [model, spend] of Object.entries(result.spend.models)) {
+      models[model] = addSpend(models[model] ?? noSpend(), spend);
+    }
+  }
+  for (const result of reviewed) {
+    for (const score of result.scores) {
+      const key = `${score.kind}\u0000${score.name}`;
+      const sum = scopes.get(key) ?? {
+        ...score,
+        matched: 0,
+        found: 0,
+        gold: 0,
+        precision: null,
+        recall: null,
+        f1: null,
+      };
+      scopes.set(key, {
+        ...sum,
+        matched: sum.matched + score.matched,
+        found: sum.found + score.found,
+        gold: sum.gold + score.gold,
+      });
+    }
+    for (const [model, count] of Object.entries(result.failedLenses)) {
+      failedLenses[model] = (failedLenses[model] ?? 0) + count;
+    }
+  }
+  return {
+    window,
+    entries: planned,
+    notRun: planned - results.length,
+    reviewed: reviewed.length,
+    failed: results
+      .filter((result) => result.status === "failed")
+      .map((result) => ({ id: result.id, error: result.error ?? "failed" })),
+    gold: reviewed.reduce((sum, result) => sum + result.gold, 0),
+    scopes: [...scopes.values()].map(withRates),
+    failedLenses,
+    spend: { total, models },
+    stopped,
+  };
+}
+
+function withRates(scope: ScopeSummary): ScopeSummary {
+  const precision = scope.found === 0 ? null : scope.matched / scope.found;
+  const recall = scope.gold === 0 ? null : scope.matched / scope.gold;
+  const f1 =
+    precision === null || recall === null
+      ? null
+      : precision + recall === 0
+        ? 0
+        : (2 * precision * recall) / (precision + recall);
+  return { ...scope, precision, recall, f1 };
+}
+
+function noSpend(): SpendFigures {
+  return { inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0 };
+}
+
+function addSpend(a: SpendFigures, b: SpendFigures): SpendFigures {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd === null || b.costUsd === null ? null : a.costUsd + b.costUsd,
+    durationMs: a.durationMs + b.durationMs,
+  };
+}
