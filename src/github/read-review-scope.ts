@@ -143,7 +143,12 @@ function stepOf(
     const baseMoved =
       baseSide.has(pullFile.path) || (pullFile.oldPath !== null && baseSide.has(pullFile.oldPath));
     if (!baseMoved && entry === undefined) continue;
-    const stepped = !baseMoved && entry?.patch ? stepPatch(entry) : null;
+    // A file the PR moved that the step shows as new (its compare did not pair the move, as
+    // GitHub's may not when the content changed much): the whole-PR patch keeps where it came
+    // from, so what was found at the old path follows it.
+    const movedHere =
+      pullFile.oldPath !== null && pullFile.oldPath !== pullFile.path && entry?.status === "added";
+    const stepped = !baseMoved && !movedHere && entry?.patch ? stepPatch(entry) : null;
     if (stepped !== null) {
       files.push(stepped);
       continue;

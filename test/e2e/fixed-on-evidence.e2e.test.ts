@@ -145,10 +145,9 @@ describe("fixed only on evidence", { timeout: 120_000 }, () => {
     expect(stack.github.validationErrors).toEqual([]);
   });
 
-  // Fails today, and is the open part of "findings follow moves": round 2 says "✅ 1 fixed" for
-  // the finding at src/a.js though its reporters would confirm it at src/vendor/a.js (planCarry
-  // follows a rename in a unit test, but not through this round). Unskip when it is fixed.
-  it.skip("a finding in a file moved elsewhere (its import updated) stays open at its new path", async () => {
+  // The move is a step GitHub's compare may not pair (the file is new there): the whole-PR
+  // patch, which knows where it came from, carries the finding to its new path.
+  it("a finding in a file moved elsewhere (its import updated) stays open at its new path", async () => {
     const first = await open("Settings [moved]");
     const moved = stack.github.pushCommit(first, [
       { path: "src/vendor/a.js", previousPath: "src/a.js", content: text(aHead) },
