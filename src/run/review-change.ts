@@ -9,6 +9,7 @@ import { systemClock } from "../time/index.js";
 import { applyReviewScope } from "./apply-review-scope.js";
 import type { ChangeSet, ReviewScope } from "./change-set.js";
 import { checkLockfiles } from "./check-lockfiles.js";
+import { codeContext } from "./code-context.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { challengeResults, runCrossExaminationPhase } from "./cross-examination-phase.js";
 import type { ChallengeRecord } from "./cross-examine.js";
@@ -243,8 +244,17 @@ async function compareWithPrevious(
   const unreported = consensus.comparison?.fixed ?? [];
   if (previous === undefined) return { consensus, rechecks: [], carried: null };
   if (change.scope?.kind !== "incremental") {
-    // A finding whose reporter did not finish its lens here is not fixed by its silence.
-    const kept = notRechecked(unreported, reports, true);
+    // A finding whose reporter did not finish its lens here is not fixed by its silence, nor is
+    // one whose code is still there, unchanged, at its lines: its place did not change.
+    const notAsked = notRechecked(unreported, reports, true);
+    const asked = new Set(notAsked.map((entry) => entry.fingerprint));
+    const kept = [
+      ...notAsked,
+      ...(await unchangedPlaces(
+        change.workspaceDir,
+        unreported.filter((finding) => !asked.has(finding.fingerprint)),
+      )),
+    ];
     return {
       consensus: kept.length > 0 ? consensusOf(kept) : consensus,
       rechecks: [],
@@ -259,6 +269,33 @@ async function compareWithPrevious(
     rechecks: carried.records,
     carried: carried.carry.length,
   };
+}
+
+/**
+ * The findings whose code is still at their lines at this head, as it was when they were
+ * published (the normalized code's hash): nobody reporting them again is no evidence of a fix
+ * when nothing there changed. Kept open, said to be not confirmed fixed.
+ */
+async function unchangedPlaces(
+  workspaceDir: string,
+  findings: readonly PreviousFinding[],
+): Promise<CarriedFinding[]> {
+  const kept: CarriedFinding[] = [];
+  for (const finding of findings) {
+    const stored = finding.detail?.context;
+    if (stored === undefined) continue;
+    const endLine = Math.max(finding.line, finding.detail?.endLine ?? finding.line);
+    const now = await codeContext(workspaceDir, finding.file, finding.line, endLine);
+    if (now === stored) {
+      kept.push({
+        fingerprint: finding.fingerprint,
+        line: finding.line,
+        endLine,
+        recheck: "unsure",
+      });
+    }
+  }
+  return kept;
 }
 
 function withStepNote(status: RoundStatus, note: string): RoundStatus {

@@ -33,6 +33,8 @@ describe("fixed only on evidence", { timeout: 120_000 }, () => {
   let stack: Stack;
   let app: RunningApp;
   let reportersDown = false;
+  /** The reporters finish every lens but report nothing (a model's variance between rounds). */
+  let reportersQuiet = false;
 
   const own = (pr: PullRequestSnapshot) =>
     stack.github
@@ -86,6 +88,9 @@ describe("fixed only on evidence", { timeout: 120_000 }, () => {
       },
       // Its reporters, asked again at the file's new path, still see it.
       "[moved]": { findings, challenge: () => "confirm" },
+      "[unchanged]": {
+        findings: (model, lens, request) => (reportersQuiet ? [] : findings(model, lens, request)),
+      },
     });
     stack.github.addRepo({ owner: REPO.owner, name: REPO.repo, ownerType: "Organization" });
     app = await startApp(stack);
@@ -158,6 +163,36 @@ describe("fixed only on evidence", { timeout: 120_000 }, () => {
     expect(round2).toContain(INJECTION.title);
     expect(round2).toContain("src/vendor/a.js");
     threadOpen(moved);
+    expect(stack.github.validationErrors).toEqual([]);
+  });
+
+  it("a full round whose reporters say nothing does not fix a finding whose code is unchanged, and does fix one whose code changed", async () => {
+    const first = await open("Settings [unchanged]");
+    reportersQuiet = true;
+    try {
+      // A force-push (a full round) that leaves the finding's lines as they were.
+      const rewritten = stack.github.pushCommit(
+        first,
+        [{ path: "src/b.js", content: text(withLine(bHead, 18, "export const b18 = 1800;")) }],
+        { rewrite: true },
+      );
+      const round2 = await push(first, rewritten);
+      expect(round2).toMatch(/✅ 0 fixed/);
+      expect(round2).toContain(INJECTION.title);
+      expect(round2).toContain("not confirmed fixed, so kept open");
+      threadOpen(rewritten);
+
+      // The finding's line rewritten, and still nobody reports it: now its silence is evidence.
+      const fixed = stack.github.pushCommit(
+        rewritten,
+        [{ path: "src/a.js", content: text(withLine(aHead, 5, "export const a5 = 5;")) }],
+        { rewrite: true },
+      );
+      const round3 = await push(rewritten, fixed);
+      expect(round3).toMatch(/✅ 1 fixed/);
+    } finally {
+      reportersQuiet = false;
+    }
     expect(stack.github.validationErrors).toEqual([]);
   });
 });
