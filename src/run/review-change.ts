@@ -251,7 +251,7 @@ async function compareWithPrevious(
     const kept = [
       ...notAsked,
       ...(await unchangedPlaces(
-        change.workspaceDir,
+        change,
         unreported.filter((finding) => !asked.has(finding.fingerprint)),
       )),
     ];
@@ -277,18 +277,27 @@ async function compareWithPrevious(
  * when nothing there changed. Kept open, said to be not confirmed fixed.
  */
 async function unchangedPlaces(
-  workspaceDir: string,
+  change: ChangeSet,
   findings: readonly PreviousFinding[],
 ): Promise<CarriedFinding[]> {
+  // A file the PR moved: its finding is looked for at the new path, where a move keeps its lines.
+  const movedTo = new Map(
+    change.files
+      .filter((file) => file.oldPath !== null && file.oldPath !== file.path)
+      .map((file) => [file.oldPath as string, file.path]),
+  );
   const kept: CarriedFinding[] = [];
   for (const finding of findings) {
     const stored = finding.detail?.context;
     if (stored === undefined) continue;
     const endLine = Math.max(finding.line, finding.detail?.endLine ?? finding.line);
-    const now = await codeContext(workspaceDir, finding.file, finding.line, endLine);
+    const moved = movedTo.get(finding.file);
+    const path = moved ?? finding.file;
+    const now = await codeContext(change.workspaceDir, path, finding.line, endLine);
     if (now === stored) {
       kept.push({
         fingerprint: finding.fingerprint,
+        ...(moved === undefined ? {} : { file: moved }),
         line: finding.line,
         endLine,
         recheck: "unsure",

@@ -182,13 +182,23 @@ describe("fixed only on evidence", { timeout: 120_000 }, () => {
       expect(round2).toContain("not confirmed fixed, so kept open");
       threadOpen(rewritten);
 
-      // The finding's line rewritten, and still nobody reports it: now its silence is evidence.
-      const fixed = stack.github.pushCommit(
+      // A force-push that moves the file, its code as it was: kept open, at the new path.
+      const moved = stack.github.pushCommit(
         rewritten,
-        [{ path: "src/a.js", content: text(withLine(aHead, 5, "export const a5 = 5;")) }],
+        [{ path: "src/vendor/a.js", previousPath: "src/a.js", content: text(aHead) }],
         { rewrite: true },
       );
-      const round3 = await push(rewritten, fixed);
+      const movedRound = await push(rewritten, moved);
+      expect(movedRound).toMatch(/✅ 0 fixed/);
+      expect(movedRound).toContain("src/vendor/a.js");
+
+      // The finding's line rewritten, and still nobody reports it: now its silence is evidence.
+      const fixed = stack.github.pushCommit(
+        moved,
+        [{ path: "src/vendor/a.js", content: text(withLine(aHead, 5, "export const a5 = 5;")) }],
+        { rewrite: true },
+      );
+      const round3 = await push(moved, fixed);
       expect(round3).toMatch(/✅ 1 fixed/);
     } finally {
       reportersQuiet = false;
