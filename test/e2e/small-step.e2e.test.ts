@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKERS } from "../../src/render/markers.js";
 import { assignReviewers } from "../../src/run/assign-reviewers.js";
@@ -83,6 +84,9 @@ describe("small incremental steps", { timeout: 90_000 }, () => {
     });
     // Small steps are for authors who can write to the repository.
     stack.github.addCollaborator("octocat", "write", { owner: "octo-org", repo: "small-steps" });
+    // A reader's pushes are paced (readers.*): here only whether a small step applies is under
+    // test, so the reader's second push is not held for the interval.
+    await appendFile(stack.configPath, "readers:\n  minIntervalSeconds: 0\n");
     app = await startApp(stack);
   }, 60_000);
 
