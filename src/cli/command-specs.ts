@@ -28,6 +28,15 @@ const CONFIG_FOR_THE_APP: OptionHelp = {
   help: "the app's config (default: $GADFLY_CONFIG, else gadfly.config.yml here, as `npm start` reads it)",
 };
 
+/** Options several commands take, said the same way in each help. */
+const MODELS_OPTION = { flag: "--models a,b", help: "only these model ids from the config" };
+const LENSES_OPTION = {
+  flag: "--lenses x,y",
+  help: "only these lenses (security, correctness, ...)",
+};
+const CONCURRENCY_OPTION = { flag: "--concurrency N", help: "reviewers in flight at once (1-64)" };
+const OUTPUT_OPTION = { flag: "--output FILE", help: "write the report to FILE instead of stdout" };
+
 export const COMMAND_SPECS = [
   {
     name: "review",
@@ -50,19 +59,19 @@ export const COMMAND_SPECS = [
         flag: "--repo PATH",
         help: "the repository to review, any directory inside it (default: .)",
       },
-      { flag: "--models a,b", help: "only these model ids from the config" },
-      { flag: "--lenses x,y", help: "only these lenses (security, correctness, ...)" },
+      MODELS_OPTION,
+      LENSES_OPTION,
       {
         flag: "--config FILE",
         help: "the config (default: $GADFLY_CONFIG, else $XDG_CONFIG_HOME/gadfly/config.yml, else ~/.config/gadfly/config.yml); a gadfly.config.yml in the reviewed tree is never read",
       },
-      { flag: "--concurrency N", help: "reviewers in flight at once (1-64)" },
+      CONCURRENCY_OPTION,
       { flag: "--no-verify", help: "skip the verify pass" },
       {
         flag: "--format FORMAT",
         help: "text, markdown, json or sarif (default: text on a terminal, markdown otherwise)",
       },
-      { flag: "--output FILE", help: "write the report to FILE instead of stdout" },
+      OUTPUT_OPTION,
       {
         flag: "--fail-on LEVEL",
         help: "exit 1 when a finding is at least LEVEL (high or medium); without it the exit code is 0 (advisory)",
@@ -102,15 +111,15 @@ export const COMMAND_SPECS = [
         flag: "--resume FILE",
         help: "a results file: pull requests already in it are not reviewed again, each new one is added as it ends",
       },
-      { flag: "--models a,b", help: "only these model ids from the config" },
-      { flag: "--lenses x,y", help: "only these lenses (security, correctness, ...)" },
+      MODELS_OPTION,
+      LENSES_OPTION,
       {
         flag: "--config FILE",
         help: "the config (default: $GADFLY_CONFIG, else $XDG_CONFIG_HOME/gadfly/config.yml, else ~/.config/gadfly/config.yml)",
       },
-      { flag: "--concurrency N", help: "reviewers in flight at once (1-64)" },
+      CONCURRENCY_OPTION,
       { flag: "--format FORMAT", help: "text, markdown or json (default: text)" },
-      { flag: "--output FILE", help: "write the report to FILE instead of stdout" },
+      OUTPUT_OPTION,
       { flag: "--record DIR", help: "save every model transcript into DIR/<entry id>" },
       {
         flag: "--replay DIR",
