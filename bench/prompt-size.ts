@@ -87,23 +87,29 @@ async function measure(style: PromptStyle, root: string, diff: string) {
   const requests: ChatRequest[] = [];
   const model = scriptedModel(requests);
   await reviewChange({
-    source: {
-      title: "Query helpers",
-      description: "Adds query helpers to every module.",
-      headSha: "0".repeat(40),
-      files: parseUnifiedDiff(diff),
-      workspaceDir: join(root, "head"),
+    subject: {
+      plan,
+      providers: [{ name: "bench", type: "replay", dir: root } as never],
+      lenses,
+      round: 1,
     },
-    promptStyle: style,
-    plan,
-    providers: [{ name: "bench", type: "replay", dir: root } as never],
-    lenses,
-    round: 1,
-    env: {},
-    secrets: [],
-    signal: new AbortController().signal,
-    limiter: createReviewerLimiter(5),
-    createModel: () => model,
+    change: {
+      source: {
+        title: "Query helpers",
+        description: "Adds query helpers to every module.",
+        headSha: "0".repeat(40),
+        files: parseUnifiedDiff(diff),
+        workspaceDir: join(root, "head"),
+      },
+      promptStyle: style,
+    },
+    runtime: {
+      env: {},
+      secrets: [],
+      signal: new AbortController().signal,
+      limiter: createReviewerLimiter(5),
+      createModel: () => model,
+    },
   });
   const bytes = (request: ChatRequest) =>
     Buffer.byteLength(JSON.stringify({ messages: request.messages, tools: request.tools ?? [] }));

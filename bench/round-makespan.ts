@@ -171,18 +171,17 @@ async function measure(scripts: ChainScript[], concurrency: number): Promise<Mea
   const started = performance.now();
   const origin = () => performance.now() - started;
   const result = await reviewRound({
-    plan: plan(concurrency),
-    providers: PROVIDERS,
-    lenses,
+    subject: { plan: plan(concurrency), providers: PROVIDERS, lenses, round: 1 },
     change,
-    round: 1,
-    env: {},
-    signal: controller.signal,
-    limiter: createReviewerLimiter(concurrency),
-    createModel: (model, _provider, lens) => {
-      const script = byKey.get(`${model.id}/${lens}`);
-      if (script === undefined) throw new Error(`no script for ${model.id}/${lens}`);
-      return scriptedModel(script, timeline, origin);
+    runtime: {
+      env: {},
+      signal: controller.signal,
+      limiter: createReviewerLimiter(concurrency),
+      createModel: (model, _provider, lens) => {
+        const script = byKey.get(`${model.id}/${lens}`);
+        if (script === undefined) throw new Error(`no script for ${model.id}/${lens}`);
+        return scriptedModel(script, timeline, origin);
+      },
     },
   });
   const makespanMs = origin();

@@ -212,39 +212,40 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     setMaxListeners(0, controller.signal);
     const interrupt = () => controller.abort("interrupted");
     process.once("SIGINT", interrupt);
+    const recordDir = options.recordDir === null ? undefined : resolve(io.cwd, options.recordDir);
     const { change, reports, consensus } = await reviewChange({
-      source: {
-        title: local.title,
-        description: local.description,
-        headSha: local.headSha,
-        files: local.files,
-        workspaceDir: local.workspaceDir,
-        alsoNotReviewed: local.notReviewed,
-        conventionFiles,
+      subject: { plan, providers: config.providers, lenses, round: 1 },
+      change: {
+        source: {
+          title: local.title,
+          description: local.description,
+          headSha: local.headSha,
+          files: local.files,
+          workspaceDir: local.workspaceDir,
+          alsoNotReviewed: local.notReviewed,
+          conventionFiles,
+        },
       },
-      plan,
-      providers: config.providers,
-      lenses,
-      round: 1,
-      env,
-      signal: controller.signal,
-      limiter: createReviewerLimiter(plan.review.concurrency),
-      clock: systemClock,
-      ...(options.recordDir === null
-        ? {}
-        : { record: { dir: resolve(io.cwd, options.recordDir) } }),
-      // Each provider's `concurrency` caps its calls in flight, as in the app: a local Ollama
-      // set to 1 answers one lens at a time while cloud models run in parallel.
-      createModel: limitedModelFactory({
+      runtime: {
         env,
-        modelCalls,
-        isolation,
-        record:
-          options.recordDir === null ? undefined : { dir: resolve(io.cwd, options.recordDir) },
-        fetch: httpFetch,
-      }),
-      onStatus: (status) => board?.update(status),
-      onLensError: (model, lens, error) => lensErrors.record(model, lens, error),
+        signal: controller.signal,
+        limiter: createReviewerLimiter(plan.review.concurrency),
+        clock: systemClock,
+        record: recordDir === undefined ? undefined : { dir: recordDir },
+        // Each provider's `concurrency` caps its calls in flight, as in the app: a local Ollama
+        // set to 1 answers one lens at a time while cloud models run in parallel.
+        createModel: limitedModelFactory({
+          env,
+          modelCalls,
+          isolation,
+          record: recordDir === undefined ? undefined : { dir: recordDir },
+          fetch: httpFetch,
+        }),
+      },
+      journal: {
+        onStatus: (status) => board?.update(status),
+        onLensError: (model, lens, error) => lensErrors.record(model, lens, error),
+      },
     }).finally(() => {
       process.off("SIGINT", interrupt);
       board?.close();

@@ -65,32 +65,38 @@ export async function reviewEvalEntry(
   setMaxListeners(0, context.signal);
   try {
     const { reports, consensus } = await reviewChange({
-      source: {
-        title: local.title,
-        description: local.description,
-        headSha: local.headSha,
-        files: local.files,
-        workspaceDir: local.workspaceDir,
-        alsoNotReviewed: local.notReviewed,
-        conventionFiles: [],
+      subject: {
+        plan: context.plan,
+        providers: config.providers,
+        lenses: context.lenses,
+        round: 1,
       },
-      plan: context.plan,
-      providers: config.providers,
-      lenses: context.lenses,
-      round: 1,
-      env: context.env,
-      signal: context.signal,
-      limiter: createReviewerLimiter(context.plan.review.concurrency),
-      clock: systemClock,
-      dailySpend: context.spentBefore,
-      ...(record === undefined ? {} : { record }),
-      createModel: limitedModelFactory({
+      change: {
+        source: {
+          title: local.title,
+          description: local.description,
+          headSha: local.headSha,
+          files: local.files,
+          workspaceDir: local.workspaceDir,
+          alsoNotReviewed: local.notReviewed,
+          conventionFiles: [],
+        },
+      },
+      runtime: {
         env: context.env,
-        modelCalls,
-        isolation: context.isolation,
+        signal: context.signal,
+        limiter: createReviewerLimiter(context.plan.review.concurrency),
+        clock: systemClock,
+        dailySpend: context.spentBefore,
         record,
-        fetch: httpFetch,
-      }),
+        createModel: limitedModelFactory({
+          env: context.env,
+          modelCalls,
+          isolation: context.isolation,
+          record,
+          fetch: httpFetch,
+        }),
+      },
     });
     if (consensus.modelCount === 0) {
       const reasons = [...new Set(reports.map((report) => report.failure ?? report.outcome))];

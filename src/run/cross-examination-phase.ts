@@ -1,6 +1,7 @@
 import { roundUsage } from "../accounting/index.js";
 import type { LensReport } from "../agent/index.js";
 import { Workspace } from "../agent/index.js";
+import type { ReviewPlan } from "../config/index.js";
 import type { ChallengeResult } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { createRedactor } from "../llm/index.js";
@@ -8,19 +9,15 @@ import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { type ChallengeRecord, crossExamine, planChallenges } from "./cross-examine.js";
-import type { ReviewRoundOptions } from "./review-round.js";
+import type { RoundJournal, RoundRequest } from "./round-request.js";
 import type { CrossExaminationStatus, RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
 import { withReviewerUsage } from "./with-reviewer-usage.js";
 
-export interface CrossExaminationPhaseOptions extends Omit<ReviewRoundOptions, "change"> {
-  change: ChangeSet;
+/** What the lenses left for cross-examination: their reports and the board as they ended it. */
+export interface LensesEnded {
   reports: readonly LensReport[];
   status: RoundStatus;
-  /** Challenges that ended before a restart: not asked again. */
-  finishedChallenges?: readonly ChallengeRecord[];
-  /** Called as each challenge ends (to persist it) before the round goes on. */
-  onChallenge?: (record: ChallengeRecord) => Promise<void>;
 }
 
 /** The lens that names a challenge's model, for providers and recordings that key on it. */
@@ -42,52 +39,57 @@ export function challengeSessionLens(fingerprint: string): string {
  * consensus counts the answered ones.
  */
 export async function runCrossExaminationPhase(
-  options: CrossExaminationPhaseOptions,
+  request: RoundRequest<ChangeSet>,
+  lenses: LensesEnded,
 ): Promise<{ records: ChallengeRecord[]; status: RoundStatus }> {
-  const settings = options.plan.crossExamination;
-  if (settings === undefined || !settings.enabled || options.signal.aborted) {
-    return { records: [], status: options.status };
+  const { subject, runtime, change } = request;
+  const journal = request.journal ?? {};
+  const settings = subject.plan.crossExamination;
+  if (settings === undefined || !settings.enabled || runtime.signal.aborted) {
+    return { records: [], status: lenses.status };
   }
-  const planned = plannedChallenges(options, settings);
-  if (planned.length === 0) return { records: [], status: options.status };
+  const planned = plannedChallenges(subject.plan, lenses.reports, settings);
+  if (planned.length === 0) return { records: [], status: lenses.status };
 
-  const clock = options.clock ?? systemClock;
+  const clock = runtime.clock ?? systemClock;
   const redact = createRedactor(
-    options.secrets ?? collectSecrets({ env: options.env, providers: options.providers }),
+    runtime.secrets ?? collectSecrets({ env: runtime.env, providers: subject.providers }),
   );
-  const finished = options.finishedChallenges ?? [];
-  const board = new CrossExaminationBoard(options, planned, clock);
+  const finished = journal.challenges?.finished ?? [];
+  const board = new CrossExaminationBoard(subject.plan, lenses, journal, planned, clock);
   for (const record of finished) board.ended(record);
   board.publish();
 
-  const records = await crossExamine({
+  const records = await crossExamine(
     planned,
-    modelFor: sessionModelFor(options, challengeSessionLens),
-    workspace: await Workspace.open(options.change.workspaceDir, {
-      sharedCopies: options.sharedCopies,
-    }),
-    settings,
-    limiter: options.limiter,
-    signal: options.signal,
-    clock,
-    finished,
-    // The reason is model text: no secret it read may reach the board, the store or a comment.
-    cleanReason: redact,
-    onChallenge: async (record) => {
-      board.ended(record);
-      board.publish();
-      await options.onChallenge?.(record);
+    {
+      modelFor: sessionModelFor(subject, runtime, challengeSessionLens),
+      workspace: await Workspace.open(change.workspaceDir, { sharedCopies: runtime.sharedCopies }),
+      settings,
+      limiter: runtime.limiter,
+      signal: runtime.signal,
+      clock,
+      // The reason is model text: no secret it read may reach the board, the store or a comment.
+      cleanReason: redact,
     },
-  });
+    {
+      finished,
+      onEnded: async (record) => {
+        board.ended(record);
+        board.publish();
+        await journal.challenges?.onEnded?.(record);
+      },
+    },
+  );
   return { records, status: board.finish() };
 }
 
 /** Lone findings put to the models that completed the round, as the consensus clusters them. */
 function plannedChallenges(
-  options: CrossExaminationPhaseOptions,
-  settings: NonNullable<CrossExaminationPhaseOptions["plan"]["crossExamination"]>,
+  plan: ReviewPlan,
+  reports: readonly LensReport[],
+  settings: NonNullable<ReviewPlan["crossExamination"]>,
 ): ReturnType<typeof planChallenges> {
-  const { plan, reports } = options;
   const completed = plan.models
     .map((model) => model.id)
     .filter((id) => reports.some((report) => report.model === id && report.outcome === "done"));
@@ -107,11 +109,13 @@ class CrossExaminationBoard {
   private readonly spent: ChallengeRecord[] = [];
 
   constructor(
-    private readonly options: CrossExaminationPhaseOptions,
+    private readonly plan: ReviewPlan,
+    private readonly lenses: LensesEnded,
+    private readonly journal: Pick<RoundJournal, "onStatus">,
     planned: ReturnType<typeof planChallenges>,
     private readonly clock: Pick<Clock, "now">,
   ) {
-    this.status = { ...options.status, finished: false };
+    this.status = { ...lenses.status, finished: false };
     for (const entry of planned) {
       const phase = this.phases.get(entry.challenger) ?? {
         asked: 0,
@@ -137,8 +141,11 @@ class CrossExaminationBoard {
   }
 
   publish(): void {
-    const { reports, plan } = this.options;
-    const usage = roundUsage({ reports, challenges: this.spent, pricing: plan.pricing });
+    const usage = roundUsage({
+      reports: this.lenses.reports,
+      challenges: this.spent,
+      pricing: this.plan.pricing,
+    });
     const status = withReviewerUsage(this.status, usage);
     this.status = {
       ...status,
@@ -148,12 +155,12 @@ class CrossExaminationBoard {
       }),
       updatedAt: new Date(this.clock.now()),
     };
-    this.options.onStatus?.(this.status);
+    this.journal.onStatus?.(this.status);
   }
 
   finish(): RoundStatus {
     this.status = { ...this.status, finished: true, updatedAt: new Date(this.clock.now()) };
-    this.options.onStatus?.(this.status);
+    this.journal.onStatus?.(this.status);
     return this.status;
   }
 }

@@ -5,6 +5,7 @@ import { SEVERITY_RANK, type Severity } from "../findings/index.js";
 import type { LanguageModel, Usage } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import type { Saved } from "./round-request.js";
 import { settleAll } from "./settle-all.js";
 
 export interface CrossExaminationSettings {
@@ -84,9 +85,9 @@ export function planChallenges(
   });
 }
 
-export interface CrossExamineOptions {
-  planned: readonly PlannedChallenge[];
-  /** The challenger's model for one challenged finding, built as its lenses' were. */
+/** What every session of one batch (a round's challenges, or its re-checks) runs on. */
+export interface SessionRun {
+  /** The session's model for one claim, built as the round's lenses' were. */
   modelFor: (modelId: string, fingerprint: string) => LanguageModel;
   workspace: Workspace;
   settings: Pick<CrossExaminationSettings, "maxTurns" | "timeoutSeconds">;
@@ -94,12 +95,8 @@ export interface CrossExamineOptions {
   limiter: ReviewerLimiter;
   signal: AbortSignal;
   clock: Clock;
-  /** Challenges that ended before a restart: not asked again. */
-  finished?: readonly ChallengeRecord[];
   /** Applied once to each new record's reason (model text), e.g. secret redaction. */
-  cleanReason?: (reason: string) => string;
-  /** Called as each challenge ends (to persist it) before the round goes on. */
-  onChallenge?: (record: ChallengeRecord) => Promise<void>;
+  cleanReason?: ((reason: string) => string) | undefined;
 }
 
 /**
@@ -107,16 +104,20 @@ export interface CrossExamineOptions {
  * ended before (a resumed round does not ask again) and the new ones. A challenge that
  * cannot be asked (its model cannot be built) fails with the reason; none is dropped.
  */
-export async function crossExamine(given: CrossExamineOptions): Promise<ChallengeRecord[]> {
+export async function crossExamine(
+  challenges: readonly PlannedChallenge[],
+  given: SessionRun,
+  saved: Saved<ChallengeRecord> = {},
+): Promise<ChallengeRecord[]> {
   // A challenge whose record cannot be saved stops the others, and none outlives the call.
   const failed = new AbortController();
   const options = { ...given, signal: AbortSignal.any([given.signal, failed.signal]) };
   const key = (fingerprint: string, model: string) => `${fingerprint}\u0000${model}`;
   const done = new Map(
-    (options.finished ?? []).map((record) => [key(record.fingerprint, record.model), record]),
+    (saved.finished ?? []).map((record) => [key(record.fingerprint, record.model), record]),
   );
   return settleAll(
-    options.planned,
+    challenges,
     async (planned): Promise<ChallengeRecord> => {
       const earlier = done.get(key(planned.fingerprint, planned.challenger));
       if (earlier !== undefined) return earlier;
@@ -169,7 +170,7 @@ export async function crossExamine(given: CrossExamineOptions): Promise<Challeng
               reason: clean(outcome.reason),
               ...cost,
             };
-      await options.onChallenge?.(record);
+      await saved.onEnded?.(record);
       return record;
     },
     failed,

@@ -20,7 +20,11 @@ export {
   type ConventionFile,
   conventionText,
 } from "./repository-conventions.js";
-export { type ReviewChangeResult, reviewChange } from "./review-change.js";
+export {
+  type ChangeToReview,
+  type ReviewChangeResult,
+  reviewChange,
+} from "./review-change.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
 export { RoundLease } from "./round-lease.js";
@@ -37,6 +41,14 @@ export {
   supersededReason,
 } from "./round-machine.js";
 export { RoundRegistry } from "./round-registry.js";
+export type {
+  LightStep,
+  RoundJournal,
+  RoundRequest,
+  RoundRuntime,
+  RoundSubject,
+  Saved,
+} from "./round-request.js";
 export {
   type CrossExaminationStatus,
   type LensState,

@@ -1,32 +1,26 @@
-import type { Workspace } from "../agent/index.js";
 import type { CarriedFinding } from "../consensus/index.js";
 import { SEVERITY_RANK } from "../findings/index.js";
-import type { LanguageModel } from "../llm/index.js";
-import type { Clock } from "../time/index.js";
-import { type ChallengeRecord, crossExamine, type PlannedChallenge } from "./cross-examine.js";
+import {
+  type ChallengeRecord,
+  crossExamine,
+  type PlannedChallenge,
+  type SessionRun,
+} from "./cross-examine.js";
 import type { FindingToRecheck } from "./plan-carry.js";
-import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import type { Saved } from "./round-request.js";
 
 /** The lens name a re-check's model is built with: one recorded session per finding. */
 export function recheckSessionLens(fingerprint: string): string {
   return `recheck-${fingerprint}`;
 }
 
-export interface RecheckOptions {
+/** What a round re-checks: the findings its push touched, and the models that may answer. */
+export interface RecheckRequest {
   findings: readonly FindingToRecheck[];
   /** The round's models, in config order: a finding is re-checked by the first that reported it. */
   models: readonly string[];
-  modelFor: (modelId: string, fingerprint: string) => LanguageModel;
-  workspace: Workspace;
-  settings: { maxTurns: number; timeoutSeconds: number; maxRechecks: number };
-  limiter: ReviewerLimiter;
-  signal: AbortSignal;
-  clock: Clock;
-  cleanReason?: (reason: string) => string;
-  /** Re-checks that ended before a restart: not asked again. */
-  finished?: readonly ChallengeRecord[];
-  /** Called as each re-check ends (to persist it) before the round goes on. */
-  onRecheck?: (record: ChallengeRecord) => Promise<void>;
+  /** The most re-checked in one round (the most severe first); the rest are kept unsure. */
+  maxRechecks: number;
 }
 
 export interface RecheckResult {
@@ -46,16 +40,20 @@ export interface RecheckResult {
  * `maxRechecks` (the most severe are re-checked first), is carried as still open and marked
  * unsure: a finding is never called fixed without a model saying so.
  */
-export async function recheckFindings(options: RecheckOptions): Promise<RecheckResult> {
-  const first = options.models[0];
-  if (options.findings.length === 0 || first === undefined) return { carried: [], records: [] };
-  const ordered = [...options.findings].sort(
+export async function recheckFindings(
+  request: RecheckRequest,
+  run: SessionRun,
+  saved: Saved<ChallengeRecord> = {},
+): Promise<RecheckResult> {
+  const first = request.models[0];
+  if (request.findings.length === 0 || first === undefined) return { carried: [], records: [] };
+  const ordered = [...request.findings].sort(
     (left, right) => SEVERITY_RANK[right.finding.severity] - SEVERITY_RANK[left.finding.severity],
   );
-  const asked = ordered.slice(0, Math.max(0, options.settings.maxRechecks));
+  const asked = ordered.slice(0, Math.max(0, request.maxRechecks));
   const planned: PlannedChallenge[] = asked.flatMap(({ finding, file, line, endLine }) => {
     const reporters = (finding.detail?.models ?? []).filter((model) =>
-      options.models.includes(model),
+      request.models.includes(model),
     );
     return (reporters.length === 0 ? [first] : reporters).map((challenger) => ({
       fingerprint: finding.fingerprint,
@@ -71,18 +69,7 @@ export async function recheckFindings(options: RecheckOptions): Promise<RecheckR
       },
     }));
   });
-  const records = await crossExamine({
-    planned,
-    modelFor: options.modelFor,
-    workspace: options.workspace,
-    settings: options.settings,
-    limiter: options.limiter,
-    signal: options.signal,
-    clock: options.clock,
-    ...(options.cleanReason === undefined ? {} : { cleanReason: options.cleanReason }),
-    ...(options.finished === undefined ? {} : { finished: options.finished }),
-    ...(options.onRecheck === undefined ? {} : { onChallenge: options.onRecheck }),
-  });
+  const records = await crossExamine(planned, run, saved);
   const carried: CarriedFinding[] = [];
   for (const { finding, file, line, endLine } of ordered) {
     const verdict = verdictOf(finding, records);

@@ -1,6 +1,7 @@
 import { roundUsage } from "../accounting/index.js";
 import type { LensReport, PromptStyle } from "../agent/index.js";
 import { Workspace } from "../agent/index.js";
+import type { ReviewPlan } from "../config/index.js";
 import type { CarriedFinding, Consensus, PreviousFinding } from "../consensus/index.js";
 import { buildConsensus } from "../consensus/index.js";
 import { createRedactor } from "../llm/index.js";
@@ -18,38 +19,38 @@ import { notRechecked } from "./not-rechecked.js";
 import { planCarry } from "./plan-carry.js";
 import { type ChangeSetSource, prepareChangeSet } from "./prepare-change-set.js";
 import { readFileEvidence } from "./read-file-evidence.js";
-import { type RecheckOptions, recheckFindings, recheckSessionLens } from "./recheck-findings.js";
-import { type ReviewRoundOptions, reviewRound } from "./review-round.js";
+import { recheckFindings, recheckSessionLens } from "./recheck-findings.js";
+import { reviewRound } from "./review-round.js";
+import type { LightStep, RoundRequest, RoundSubject } from "./round-request.js";
 import type { RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
 import { emptyStepNote, type SmallStepGate, smallStepPlan } from "./small-step-plan.js";
 
-export interface ReviewChangeOptions extends Omit<ReviewRoundOptions, "change"> {
+/** The change a round is asked to review, before its globs and budget are applied. */
+export interface ChangeToReview {
   /**
    * The change as read from GitHub or from git (with the convention files of its base); the
    * ignore globs, the diff budget and the instructions come from the plan.
    */
   source: Omit<ChangeSetSource, "ignore" | "diffBudgetChars" | "instructions">;
   /** The pull request's last completed round: findings are then compared (fixed, still open, new). */
-  previous?: { headSha: string; round: number; findings: PreviousFinding[] };
+  previous?: PreviousRoundFindings | undefined;
   /**
    * What the reviewers review (absent: the whole change). Incremental: the step since
    * `previous.headSha` is the change under review, and the previous findings nobody reports
    * again are carried or re-checked instead of shown as fixed.
    */
-  scope?: ReviewScope;
-  /** Cross-examination challenges that ended before a restart: not asked again. */
-  finishedChallenges?: readonly ChallengeRecord[];
-  /** Called as each challenge ends (to persist it) before the round goes on. */
-  onChallenge?: (record: ChallengeRecord) => Promise<void>;
-  /** An incremental round's re-checks that ended before a restart: not asked again. */
-  finishedRechecks?: readonly ChallengeRecord[];
-  /** Called as each re-check ends (to persist it) before the round goes on. */
-  onRecheck?: (record: ChallengeRecord) => Promise<void>;
+  scope?: ReviewScope | undefined;
   /** Default compact; full-diff is the economy benchmark's baseline, not a user setting. */
-  promptStyle?: PromptStyle;
+  promptStyle?: PromptStyle | undefined;
   /** Whether a small step may run fewer models per lens, and its reviewers' seed; absent: never. */
-  smallStep?: SmallStepGate;
+  smallStep?: SmallStepGate | undefined;
+}
+
+export interface PreviousRoundFindings {
+  headSha: string;
+  round: number;
+  findings: PreviousFinding[];
 }
 
 export interface ReviewChangeResult {
@@ -71,74 +72,67 @@ export interface ReviewChangeResult {
  * lens, then the consensus across models. Knows nothing of GitHub or a terminal;
  * publishing is the caller's.
  */
-export async function reviewChange(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
-  if (options.sharedCopies !== undefined) return await reviewChangeWith(options);
+export async function reviewChange(
+  request: RoundRequest<ChangeToReview>,
+): Promise<ReviewChangeResult> {
+  if (request.runtime.sharedCopies !== undefined) return await reviewChangeWith(request);
   // The round's one scrubbed copy for agent CLIs is made when the first agent run asks, and
   // deleted here when the round ends, finished, failed or aborted.
   const sharedCopies = new SharedScrubbedCopies();
   try {
-    return await reviewChangeWith({ ...options, sharedCopies });
+    return await reviewChangeWith({ ...request, runtime: { ...request.runtime, sharedCopies } });
   } finally {
     await sharedCopies.close();
   }
 }
 
-async function reviewChangeWith(options: ReviewChangeOptions): Promise<ReviewChangeResult> {
-  const {
-    source,
-    previous,
-    scope: _scope,
-    finishedChallenges,
-    onChallenge,
-    finishedRechecks,
-    onRecheck,
-    promptStyle: _promptStyle,
-    smallStep,
-    ...rest
-  } = options;
-  const change = await changeUnderReview(options);
+async function reviewChangeWith(
+  request: RoundRequest<ChangeToReview>,
+): Promise<ReviewChangeResult> {
+  const { runtime, journal } = request;
+  const { source, previous, smallStep } = request.change;
+  const change = await changeUnderReview(request.change, request.subject.plan);
   // Above the operator's size, the round runs the downshift's lenses and models only: the rest
   // of the round (cross-examination, consensus) knows only the plan it ran.
-  const downshift = downshiftPlan(options.plan, change);
+  const downshift = downshiftPlan(request.subject.plan, change);
   const plan = downshift.plan;
-  rest.plan = plan;
   // An incremental step with nothing reviewable runs no lens; a small one, a few models per lens.
-  const step = smallStepPlan(plan, change, smallStep, rest.skip);
-  const reviewed = await reviewRound({
-    ...rest,
-    change,
-    ...(downshift.note === null ? {} : { downshift: downshift.note }),
-    ...roundStep(step, previous, change),
-  });
+  const step = smallStepPlan(plan, change, smallStep, request.subject.skip);
+  const subject: RoundSubject = {
+    ...request.subject,
+    plan,
+    downshift: downshift.note ?? undefined,
+    step: roundStep(step, previous, change),
+  };
+  const reviewed = await reviewRound({ subject, change, runtime, journal });
   const { reports } = reviewed;
   // A cap reached during the lenses also keeps the cross-examination from starting.
   const reached = reviewed.status.budget?.reached !== undefined;
-  const examined = await runCrossExaminationPhase({
-    ...rest,
-    ...(reached && plan.crossExamination !== undefined
-      ? { plan: { ...plan, crossExamination: { ...plan.crossExamination, enabled: false } } }
-      : {}),
-    change,
-    reports,
-    status: reviewed.status,
-    ...(finishedChallenges === undefined ? {} : { finishedChallenges }),
-    ...(onChallenge === undefined ? {} : { onChallenge }),
-  });
+  const examined = await runCrossExaminationPhase(
+    {
+      subject:
+        reached && plan.crossExamination !== undefined
+          ? {
+              ...subject,
+              plan: { ...plan, crossExamination: { ...plan.crossExamination, enabled: false } },
+            }
+          : subject,
+      change,
+      runtime,
+      journal,
+    },
+    { reports, status: reviewed.status },
+  );
   const { records } = examined;
   const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
-    round: options.round,
+    round: subject.round,
     previous,
     challenges: challengeResults(records),
   });
-  const compared = await compareWithPrevious(
-    rest,
-    previous,
-    {
-      ...(finishedRechecks === undefined ? {} : { finished: finishedRechecks }),
-      ...(onRecheck === undefined ? {} : { onRecheck }),
-    },
-    { change, reports, consensusOf },
-  );
+  const compared = await compareWithPrevious({ subject, change, runtime, journal }, previous, {
+    reports,
+    consensusOf,
+  });
   const status =
     step.kind === "empty" && compared.carried !== null
       ? // The board said what was planned; the re-checks may have let some go.
@@ -164,12 +158,12 @@ async function reviewChangeWith(options: ReviewChangeOptions): Promise<ReviewCha
 
 /** Builds the round's consensus, with the findings carried from the last round when given. */
 function consensusBuilder(
-  plan: ReviewChangeOptions["plan"],
+  plan: ReviewPlan,
   whole: boolean,
   reports: readonly LensReport[],
   round: {
     round: number;
-    previous: ReviewChangeOptions["previous"];
+    previous: PreviousRoundFindings | undefined;
     challenges: ReturnType<typeof challengeResults>;
   },
 ): (carry?: CarriedFinding[]) => Consensus {
@@ -191,8 +185,8 @@ function consensusBuilder(
 }
 
 /** The change set the reviewers get: evidence read, globs and budget applied, narrowed to the step. */
-async function changeUnderReview(options: ReviewChangeOptions): Promise<ChangeSet> {
-  const { source, plan, scope, promptStyle } = options;
+async function changeUnderReview(given: ChangeToReview, plan: ReviewPlan): Promise<ChangeSet> {
+  const { source, scope, promptStyle } = given;
   const evidence =
     source.evidence ??
     (await readFileEvidence(source.workspaceDir, source.files, source.attributes ?? null));
@@ -200,7 +194,7 @@ async function changeUnderReview(options: ReviewChangeOptions): Promise<ChangeSe
     ...source,
     evidence,
     diffBudgetChars: plan.review.diffBudgetChars,
-    ...(promptStyle === undefined ? {} : { promptStyle }),
+    promptStyle,
     ignore: plan.ignore,
     instructions: plan.instructions,
   });
@@ -212,15 +206,13 @@ async function changeUnderReview(options: ReviewChangeOptions): Promise<ChangeSe
 /** What reviewRound is told of a light step: its reviewers and its note (none for a whole round). */
 function roundStep(
   step: ReturnType<typeof smallStepPlan>,
-  previous: ReviewChangeOptions["previous"],
+  previous: PreviousRoundFindings | undefined,
   change: ChangeSet,
-): Pick<ReviewRoundOptions, "step"> {
-  if (step.kind === "whole") return {};
-  if (step.kind === "small") {
-    return { step: { note: step.note, empty: false, assignment: step.assignment } };
-  }
+): LightStep | undefined {
+  if (step.kind === "whole") return undefined;
+  if (step.kind === "small") return { note: step.note, empty: false, assignment: step.assignment };
   const note = emptyStepNote(step.since, plannedCarry(previous, change));
-  return { step: { note, empty: true, assignment: new Map() } };
+  return { note, empty: true, assignment: new Map() };
 }
 
 /**
@@ -229,17 +221,16 @@ function roundStep(
  * carried or re-checked. `carried` is how many were carried (null: not an incremental round).
  */
 async function compareWithPrevious(
-  // The round's options with the plan it ran (a downshift's, if any).
-  options: Omit<ReviewChangeOptions, "source" | "previous" | "scope">,
-  previous: ReviewChangeOptions["previous"],
-  persisted: Pick<RecheckOptions, "finished" | "onRecheck">,
+  // The round with the plan it ran (a downshift's, if any).
+  request: RoundRequest<ChangeSet>,
+  previous: PreviousRoundFindings | undefined,
   round: {
-    change: ChangeSet;
     reports: readonly LensReport[];
     consensusOf: (carry?: CarriedFinding[]) => Consensus;
   },
 ): Promise<{ consensus: Consensus; rechecks: ChallengeRecord[]; carried: number | null }> {
-  const { change, reports, consensusOf } = round;
+  const { change } = request;
+  const { reports, consensusOf } = round;
   const consensus = consensusOf();
   const unreported = consensus.comparison?.fixed ?? [];
   if (previous === undefined) return { consensus, rechecks: [], carried: null };
@@ -261,9 +252,9 @@ async function compareWithPrevious(
       carried: null,
     };
   }
-  if (options.signal.aborted) return { consensus, rechecks: [], carried: null };
+  if (request.runtime.signal.aborted) return { consensus, rechecks: [], carried: null };
   // Only what nobody reported again needs carrying: the rest is still open by matching.
-  const carried = await carryUnreported(options, change, unreported, reports, persisted);
+  const carried = await carryUnreported(request, unreported, reports);
   return {
     consensus: carried.carry.length > 0 ? consensusOf(carried.carry) : consensus,
     rechecks: carried.records,
@@ -315,11 +306,11 @@ function withStepNote(status: RoundStatus, note: string): RoundStatus {
 function withCoverage(
   consensus: Consensus,
   change: ChangeSet,
-  source: ReviewChangeOptions["source"],
+  source: ChangeToReview["source"],
   reports: readonly LensReport[],
   sessions: readonly ChallengeRecord[],
   status: RoundStatus,
-  plan: ReviewChangeOptions["plan"],
+  plan: ReviewPlan,
 ): Consensus {
   // No model reads a lockfile: what it fetches and runs is listed by a check of its own.
   const lockfiles = checkLockfiles(source.files);
@@ -334,7 +325,7 @@ function withCoverage(
 }
 
 /** How many open findings an empty step carries, or re-checks, before anything runs. */
-function plannedCarry(previous: ReviewChangeOptions["previous"], change: ChangeSet): number {
+function plannedCarry(previous: PreviousRoundFindings | undefined, change: ChangeSet): number {
   if (previous === undefined || change.scope?.kind !== "incremental") return 0;
   const pullPaths = new Set(change.files.map((file) => file.path));
   const plan = planCarry(previous.findings, change.scope, pullPaths);
@@ -343,12 +334,11 @@ function plannedCarry(previous: ReviewChangeOptions["previous"], change: ChangeS
 
 /** The carry plan of an incremental round, with the re-checks of the findings the push touched. */
 async function carryUnreported(
-  options: Omit<ReviewChangeOptions, "source" | "previous" | "scope">,
-  change: ChangeSet,
+  request: RoundRequest<ChangeSet>,
   unreported: readonly PreviousFinding[],
   reports: readonly LensReport[],
-  persisted: Pick<RecheckOptions, "finished" | "onRecheck">,
 ): Promise<{ carry: CarriedFinding[]; records: ChallengeRecord[] }> {
+  const { subject, change, runtime } = request;
   if (change.scope?.kind !== "incremental") return { carry: [], records: [] };
   const pullPaths = new Set(change.files.map((file) => file.path));
   const planned = planCarry(unreported, change.scope, pullPaths);
@@ -373,25 +363,29 @@ async function carryUnreported(
     carry: [...planned.carry, ...kept],
     recheck: planned.recheck.filter((entry) => !untold.has(entry.finding.fingerprint)),
   };
-  const settings = options.plan.crossExamination;
-  const rechecked = await recheckFindings({
-    findings: plan.recheck,
-    models: options.plan.models.map((model) => model.id),
-    modelFor: sessionModelFor(options, recheckSessionLens),
-    workspace: await Workspace.open(change.workspaceDir, { sharedCopies: options.sharedCopies }),
-    settings: {
-      maxTurns: settings?.maxTurns ?? 4,
-      timeoutSeconds: settings?.timeoutSeconds ?? 180,
+  const settings = subject.plan.crossExamination;
+  const rechecked = await recheckFindings(
+    {
+      findings: plan.recheck,
+      models: subject.plan.models.map((model) => model.id),
       maxRechecks: settings?.maxChallenges ?? 10,
     },
-    limiter: options.limiter,
-    signal: options.signal,
-    clock: options.clock ?? systemClock,
-    // A re-check's reason is model text: redacted like every other before anything keeps it.
-    cleanReason: createRedactor(
-      options.secrets ?? collectSecrets({ env: options.env, providers: options.providers }),
-    ),
-    ...persisted,
-  });
+    {
+      modelFor: sessionModelFor(subject, runtime, recheckSessionLens),
+      workspace: await Workspace.open(change.workspaceDir, { sharedCopies: runtime.sharedCopies }),
+      settings: {
+        maxTurns: settings?.maxTurns ?? 4,
+        timeoutSeconds: settings?.timeoutSeconds ?? 180,
+      },
+      limiter: runtime.limiter,
+      signal: runtime.signal,
+      clock: runtime.clock ?? systemClock,
+      // A re-check's reason is model text: redacted like every other before anything keeps it.
+      cleanReason: createRedactor(
+        runtime.secrets ?? collectSecrets({ env: runtime.env, providers: subject.providers }),
+      ),
+    },
+    request.journal?.rechecks,
+  );
   return { carry: [...plan.carry, ...rechecked.carried], records: rechecked.records };
 }

@@ -1,7 +1,7 @@
 import type { LensDefinition, LensEvent, LensFailover, LensReport } from "../agent/index.js";
 import { publicFailureReason, reviewLens, type Workspace } from "../agent/index.js";
 import type { ModelConfig, ProviderConfig } from "../config/index.js";
-import type { LanguageModel, Message, ModelFactory, Redactor, Usage } from "../llm/index.js";
+import type { LanguageModel, Message, Redactor, Usage } from "../llm/index.js";
 import {
   addUsage,
   createLanguageModel,
@@ -10,7 +10,7 @@ import {
 } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
 import { recordTranscript } from "./record-transcript.js";
-import type { ReviewRoundOptions } from "./review-round.js";
+import type { RoundJournal, RoundRuntime, RoundSubject } from "./round-request.js";
 
 export interface ReviewLensChainInput {
   /** The planned model: the board's row and the report's `model`, whoever answers. */
@@ -20,10 +20,9 @@ export interface ReviewLensChainInput {
   lensId: string;
   lens: LensDefinition;
   providers: ReadonlyMap<string, ProviderConfig>;
-  options: Pick<
-    ReviewRoundOptions,
-    "env" | "record" | "createModel" | "plan" | "signal" | "onLensError" | "onTranscript"
-  >;
+  subject: Pick<RoundSubject, "plan">;
+  runtime: Pick<RoundRuntime, "env" | "record" | "createModel" | "signal">;
+  journal: Pick<RoundJournal, "onLensError" | "onTranscript">;
   workspace: Workspace;
   prompt: Parameters<typeof reviewLens>[0]["prompt"];
   onEvent: (event: LensEvent) => void;
@@ -41,7 +40,7 @@ export interface ReviewLensChainInput {
  * and `failovers` the hops: agreement counts the model that answered.
  */
 export async function reviewLensChain(input: ReviewLensChainInput): Promise<LensReport> {
-  const { model, lensId, options, clock } = input;
+  const { model, lensId, runtime, clock } = input;
   const chain = [model, ...input.fallbacks];
   const failovers: LensFailover[] = [];
   // What the models failed over from spent is the lens's too: the caps count it.
@@ -53,7 +52,7 @@ export async function reviewLensChain(input: ReviewLensChainInput): Promise<Lens
       failure = error;
     });
     const reason =
-      next === undefined || report.outcome !== "failed" || options.signal.aborted
+      next === undefined || report.outcome !== "failed" || runtime.signal.aborted
         ? undefined
         : failoverReason(failure);
     if (next === undefined || reason === undefined) {
@@ -91,11 +90,11 @@ async function attempt(
   hasNext: boolean,
   onFailure: (error: unknown) => void,
 ): Promise<LensReport> {
-  const { model, lensId, options } = input;
+  const { model, lensId, runtime, journal } = input;
   const provider = input.providers.get(candidate.provider);
   const fail = (error: unknown): LensReport => {
     onFailure(error);
-    options.onLensError?.(candidate.id, lensId, error);
+    journal.onLensError?.(candidate.id, lensId, error);
     return failedReport(model, lensId, publicFailureReason(error));
   };
   if (provider === undefined) return fail(new Error(`unknown provider ${candidate.provider}`));
@@ -104,7 +103,7 @@ async function attempt(
   const session = candidate.id === model.id ? lensId : fallbackSessionLens(lensId, model.id);
   let languageModel: LanguageModel;
   try {
-    languageModel = build(options.createModel, candidate, provider, session, options);
+    languageModel = build(candidate, provider, session, runtime);
   } catch (error) {
     return fail(error);
   }
@@ -120,13 +119,13 @@ async function attempt(
     lens: input.lens,
     prompt: input.prompt,
     workspace: input.workspace,
-    limits: options.plan.review,
+    limits: input.subject.plan.review,
     onFailure: (error) => {
       failure = error;
       onFailure(error);
-      options.onLensError?.(candidate.id, lensId, error);
+      journal.onLensError?.(candidate.id, lensId, error);
     },
-    signal: options.signal,
+    signal: runtime.signal,
     // A failure the next model takes over is a hop, not the lens's end.
     onEvent: (event) => {
       if (event.type === "failed" && hasNext && failoverReason(failure) !== undefined) return;
@@ -135,27 +134,26 @@ async function attempt(
     clock: input.clock,
   });
   const transcript: Message[] = recorder.transcript();
-  if (options.onTranscript !== undefined && transcript.length > 0) {
-    await options.onTranscript(model.id, lensId, transcript);
+  if (journal.onTranscript !== undefined && transcript.length > 0) {
+    await journal.onTranscript(model.id, lensId, transcript);
   }
   return report;
 }
 
 function build(
-  createModel: ModelFactory | undefined,
   candidate: ModelConfig,
   provider: ProviderConfig,
   lensId: string,
-  options: ReviewLensChainInput["options"],
+  runtime: ReviewLensChainInput["runtime"],
 ): LanguageModel {
   return (
-    createModel?.(candidate, provider, lensId) ??
+    runtime.createModel?.(candidate, provider, lensId) ??
     createLanguageModel({
       model: candidate,
       provider,
-      env: options.env,
+      env: runtime.env,
       lens: lensId,
-      record: options.record,
+      record: runtime.record,
     })
   );
 }

@@ -1,4 +1,3 @@
-import type { UsageFigures } from "../accounting/index.js";
 import type { ChangedFiles, LensDefinition, LensEvent, LensReport } from "../agent/index.js";
 import {
   publicCancelReason,
@@ -6,81 +5,19 @@ import {
   type reviewLens,
   Workspace,
 } from "../agent/index.js";
-import type { ModelConfig, ProviderConfig, ReviewPlan } from "../config/index.js";
-import type { Message, ModelFactory } from "../llm/index.js";
+import type { ModelConfig, ProviderConfig } from "../config/index.js";
 import { createRedactor, memoizeRedactor, type Redactor } from "../llm/index.js";
-import type { SharedScrubbedCopies } from "../sandbox/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { collectSecrets } from "./collect-secrets.js";
 import { redactReport } from "./redact-report.js";
 import { failedReport, reviewLensChain } from "./review-lens-chain.js";
-import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import { RoundBoard } from "./round-board.js";
 import { RoundBudgetGate, skippedReport } from "./round-budget-gate.js";
+import type { RoundJournal, RoundRequest, RoundRuntime, RoundSubject } from "./round-request.js";
 import type { RoundStatus } from "./round-status.js";
 import { settleAll } from "./settle-all.js";
 import { initialRoundStatus } from "./track-round-status.js";
-
-export interface ReviewRoundOptions {
-  plan: ReviewPlan;
-  providers: readonly ProviderConfig[];
-  /** Definitions of every lens in `plan.lenses` (built-in and the repository's own). */
-  lenses: readonly LensDefinition[];
-  change: ChangeSet;
-  /**
-   * The round's scrubbed copies for agent CLIs: each snapshot copied once for every lens,
-   * verify and challenge (reviewChange makes them, and deletes them when the round ends).
-   */
-  sharedCopies?: SharedScrubbedCopies | undefined;
-  round: number;
-  /** Where provider keys are read from, by the names the config gives. */
-  env: Readonly<Record<string, string | undefined>>;
-  /**
-   * Every secret of the process (collectSecrets, computed once at start-up): removed
-   * from what models wrote before it reaches the board, a report or a transcript.
-   * Without it, the secrets `env` and `providers` name are collected here.
-   */
-  secrets?: readonly string[];
-  signal: AbortSignal;
-  /** The global cap on (model, lens) reviews in flight, shared by every round of the process. */
-  limiter: ReviewerLimiter;
-  onStatus?: (status: RoundStatus) => void;
-  /** Called as each lens ends (to persist it) before the round goes on. */
-  onLensReport?: (report: LensReport) => Promise<void>;
-  /** Lenses finished before a restart: their reports are reused, their models not called again. */
-  finished?: readonly LensReport[];
-  /**
-   * Models kept from this change, by model id, with a reason safe to publish: each of
-   * their lenses ends "skipped" without a model being built or a process started.
-   */
-  skip?: ReadonlyMap<string, string>;
-  resumed?: boolean;
-  clock?: Clock;
-  record?: { dir: string };
-  /**
-   * Called with the error behind each failed lens, for the log (which redacts it):
-   * reports and the board carry only the public reason.
-   */
-  onLensError?: (model: string, lens: string, error: unknown) => void;
-  /** Called with each lens's conversation (secrets redacted) once the lens ends. */
-  onTranscript?: (model: string, lens: string, messages: Message[]) => Promise<void>;
-  /** Tests and the demo may build models their own way. */
-  createModel?: ModelFactory;
-  /**
-   * The installation's spend today (UTC) in its other rounds, read as each lens is about to
-   * start, for the plan's daily caps. Absent (the CLI): only the round cap is checked.
-   */
-  dailySpend?: () => Promise<UsageFigures>;
-  /** The downshift the plan was given for a large change, in words: shown on the board. */
-  downshift?: string;
-  /**
-   * An incremental round's light step (smallStepPlan): only the models `assignment` gives a lens
-   * (lens → model ids) review it — none for an empty step — and `note` says so on the board.
-   * Absent: every model reviews every lens.
-   */
-  step?: { note: string; empty: boolean; assignment: ReadonlyMap<string, readonly string[]> };
-}
 
 export interface ReviewRoundResult {
   /** In config order: models, then lenses. */
@@ -94,38 +31,47 @@ export interface ReviewRoundResult {
  * state, and returns every lens report (done, failed or cancelled — never a
  * silent gap).
  */
-export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoundResult> {
+export async function reviewRound(given: RoundRequest<ChangeSet>): Promise<ReviewRoundResult> {
   // A lens whose report cannot be saved fails the round: the other lenses are stopped with it
   // (the round's own signal), and the round does not return before every lens has settled, so
   // nothing of it calls a model after its end.
   const failed = new AbortController();
-  const options = { ...given, signal: AbortSignal.any([given.signal, failed.signal]) };
-  const clock = options.clock ?? systemClock;
-  const { plan, change } = options;
-  const finished = new Map((options.finished ?? []).map((report) => [lensKey(report), report]));
-  const lensesOf = lensesOfModel(options);
+  const runtime = {
+    ...given.runtime,
+    signal: AbortSignal.any([given.runtime.signal, failed.signal]),
+  };
+  const { subject, change } = given;
+  const journal = given.journal ?? {};
+  const clock = runtime.clock ?? systemClock;
+  const { plan } = subject;
+  const finished = new Map(
+    (journal.lenses?.finished ?? []).map((report) => [lensKey(report), report]),
+  );
+  const lensesOf = lensesOfModel(subject);
   const secrets =
-    options.secrets ?? collectSecrets({ env: options.env, providers: options.providers });
+    runtime.secrets ?? collectSecrets({ env: runtime.env, providers: subject.providers });
   // One for the round: every lens's transcript repeats the same opening (the diff summary) and
   // file reads, redacted once here instead of once per lens and session.
   const redact = memoizeRedactor(createRedactor(secrets));
   const board = new RoundBoard(
-    initialStatus(options, lensesOf, clock),
+    initialStatus(subject, change, journal, lensesOf, clock),
     plan,
     clock,
     redact,
-    options.onStatus,
+    journal.onStatus,
   );
   // Lenses that will not run are folded in before the first publish: a board never shows
   // a skipped model queued, nor a resumed lens that already ended.
-  const skipped = skippedLenses(options, lensesOf, finished);
+  const skipped = skippedLenses(subject, lensesOf, finished);
   for (const report of [...finished.values(), ...skipped.values()]) board.foldEnded(report);
   board.publish();
-  const gate = new RoundBudgetGate(plan, board, options.dailySpend);
+  const gate = new RoundBudgetGate(plan, board, runtime.dailySpend);
   if (gate.restore(finished.values())) board.publish();
 
   const round: RoundContext = {
-    options,
+    subject,
+    runtime,
+    journal,
     clock,
     redact,
     secrets,
@@ -133,9 +79,9 @@ export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoun
     gate,
     finished,
     skipped,
-    providers: new Map(options.providers.map((provider) => [provider.name, provider])),
-    lensById: new Map(options.lenses.map((lens) => [lens.id, lens])),
-    workspace: await Workspace.open(change.workspaceDir, { sharedCopies: options.sharedCopies }),
+    providers: new Map(subject.providers.map((provider) => [provider.name, provider])),
+    lensById: new Map(subject.lenses.map((lens) => [lens.id, lens])),
+    workspace: await Workspace.open(change.workspaceDir, { sharedCopies: runtime.sharedCopies }),
     prompt: lensPrompt(change),
   };
   // Interleave models (lens-major order) so one slow provider does not hold every slot.
@@ -159,7 +105,9 @@ export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoun
 
 /** What every lens of one round shares. */
 interface RoundContext {
-  options: ReviewRoundOptions;
+  subject: RoundSubject;
+  runtime: RoundRuntime;
+  journal: RoundJournal;
   clock: Clock;
   redact: Redactor;
   secrets: readonly string[];
@@ -181,18 +129,18 @@ async function reviewOneLens(
   model: ModelConfig,
   lensId: string,
 ): Promise<LensReport> {
-  const { options, board } = round;
+  const { runtime, journal, board } = round;
   const previous = round.finished.get(lensKey({ model: model.id, lens: lensId }));
   if (previous !== undefined) return previous;
   const skip = round.skipped.get(lensKey({ model: model.id, lens: lensId }));
   if (skip !== undefined) {
     // Decided before the limiter: a skipped lens takes no slot and starts nothing.
-    await options.onLensReport?.(skip);
+    await journal.lenses?.onEnded?.(skip);
     return skip;
   }
   const failed = (error: unknown): LensReport => {
-    if (!options.signal.aborted) options.onLensError?.(model.id, lensId, error);
-    return cancelledOrFailed(model, lensId, error, options.signal);
+    if (!runtime.signal.aborted) journal.onLensError?.(model.id, lensId, error);
+    return cancelledOrFailed(model, lensId, error, runtime.signal);
   };
   // The lens's spend is counted before its slot is freed, so the lens that takes the slot
   // next is checked against it.
@@ -210,7 +158,9 @@ async function reviewOneLens(
           provider: round.providers.get(model.provider),
           providers: round.providers,
           lens: round.lensById.get(lensId),
-          options,
+          subject: round.subject,
+          runtime,
+          journal,
           workspace: round.workspace,
           prompt: round.prompt,
           onEvent: board.event,
@@ -218,12 +168,12 @@ async function reviewOneLens(
           redact: round.redact,
         }).catch(failed)),
     );
-  const report = await options.limiter
-    .run(run, options.signal)
+  const report = await runtime.limiter
+    .run(run, runtime.signal)
     // Not started: the round was stopped while the lens waited for its slot.
     .catch((error: unknown) => settle(failed(error)));
   board.lensEnded(report);
-  await options.onLensReport?.(report);
+  await journal.lenses?.onEnded?.(report);
   return report;
 }
 
@@ -232,8 +182,8 @@ function lensKey(report: { model: string; lens: string }): string {
 }
 
 /** The lenses a model reviews: all, or a light step's assignment (a kept model keeps them all). */
-function lensesOfModel(options: ReviewRoundOptions): (model: string) => string[] {
-  const { plan, step, skip } = options;
+function lensesOfModel(subject: RoundSubject): (model: string) => string[] {
+  const { plan, step, skip } = subject;
   return (model) => {
     // A model kept from the change keeps its skipped lenses on the board, whatever the step.
     if (step === undefined || skip?.has(model) === true) return plan.lenses;
@@ -242,21 +192,23 @@ function lensesOfModel(options: ReviewRoundOptions): (model: string) => string[]
 }
 
 function initialStatus(
-  options: ReviewRoundOptions,
+  subject: RoundSubject,
+  change: ChangeSet,
+  journal: RoundJournal,
   lensesOf: (model: string) => string[],
   clock: Clock,
 ): RoundStatus {
-  const { plan, change, step, downshift } = options;
+  const { plan, step, downshift } = subject;
   const status = initialRoundStatus(
     {
       headSha: change.headSha,
-      round: options.round,
+      round: subject.round,
       // A light step's board lists the models it gave a lens, not the others as done.
       reviewers: plan.models
         .map((model) => ({ model: model.id, provider: model.provider, lenses: lensesOf(model.id) }))
         .filter((reviewer) => step === undefined || reviewer.lenses.length > 0),
       notReviewed: change.notReviewed,
-      ...(options.resumed === true ? { resumed: true } : {}),
+      ...(journal.resumed === true ? { resumed: true } : {}),
     },
     clock.now(),
   );
@@ -274,13 +226,13 @@ function initialStatus(
 
 /** Each kept model's lenses, skipped with the reason it was kept (none already finished). */
 function skippedLenses(
-  options: ReviewRoundOptions,
+  subject: RoundSubject,
   lensesOf: (model: string) => string[],
   finished: ReadonlyMap<string, LensReport>,
 ): Map<string, LensReport> {
   const skipped = new Map<string, LensReport>();
-  for (const model of options.plan.models) {
-    const reason = options.skip?.get(model.id);
+  for (const model of subject.plan.models) {
+    const reason = subject.skip?.get(model.id);
     if (reason === undefined) continue;
     for (const lens of lensesOf(model.id)) {
       const key = lensKey({ model: model.id, lens });
@@ -312,7 +264,9 @@ interface RunOneInput {
   /** Every provider by name: a fallback may be another's. */
   providers: ReadonlyMap<string, ProviderConfig>;
   lens: LensDefinition | undefined;
-  options: ReviewRoundOptions;
+  subject: RoundSubject;
+  runtime: RoundRuntime;
+  journal: RoundJournal;
   workspace: Workspace;
   prompt: Parameters<typeof reviewLens>[0]["prompt"];
   onEvent: (event: LensEvent) => void;
@@ -322,21 +276,25 @@ interface RunOneInput {
 }
 
 async function runOne(input: RunOneInput): Promise<LensReport> {
-  const { model, lensId, options } = input;
+  const { model, lensId } = input;
   if (input.provider === undefined)
     return failedReport(model, lensId, `unknown provider ${model.provider}`);
   if (input.lens === undefined) return failedReport(model, lensId, `unknown lens ${lensId}`);
-  return reviewLensChain({ ...input, lens: input.lens, fallbacks: fallbacksOf(model, options) });
+  return reviewLensChain({
+    ...input,
+    lens: input.lens,
+    fallbacks: fallbacksOf(model, input.subject),
+  });
 }
 
 /** `model`'s fallbacks the round may use: known to the plan and not kept from this change. */
-function fallbacksOf(model: ModelConfig, options: ReviewRoundOptions): ModelConfig[] {
+function fallbacksOf(model: ModelConfig, subject: RoundSubject): ModelConfig[] {
   const known = new Map(
-    [...options.plan.models, ...(options.plan.fallbackModels ?? [])].map((m) => [m.id, m]),
+    [...subject.plan.models, ...(subject.plan.fallbackModels ?? [])].map((m) => [m.id, m]),
   );
   return (model.fallbacks ?? []).flatMap((id) => {
     const fallback = known.get(id);
-    return fallback === undefined || options.skip?.has(id) === true ? [] : [fallback];
+    return fallback === undefined || subject.skip?.has(id) === true ? [] : [fallback];
   });
 }
 

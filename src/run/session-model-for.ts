@@ -1,6 +1,6 @@
 import type { ProviderConfig } from "../config/index.js";
 import { createLanguageModel, type LanguageModel } from "../llm/index.js";
-import type { ReviewRoundOptions } from "./review-round.js";
+import type { RoundRuntime, RoundSubject } from "./round-request.js";
 
 /**
  * Builds a round's model for one short session (a re-check) the way its lenses' models are
@@ -8,12 +8,13 @@ import type { ReviewRoundOptions } from "./review-round.js";
  * replay keep one transcript per session. Throws for a model or provider the plan lacks.
  */
 export function sessionModelFor(
-  options: Pick<ReviewRoundOptions, "plan" | "providers" | "env" | "createModel" | "record">,
+  subject: Pick<RoundSubject, "plan" | "providers">,
+  runtime: Pick<RoundRuntime, "env" | "createModel" | "record">,
   lensOf: (fingerprint: string) => string,
 ): (modelId: string, fingerprint: string) => LanguageModel {
-  const models = new Map(options.plan.models.map((model) => [model.id, model]));
+  const models = new Map(subject.plan.models.map((model) => [model.id, model]));
   const providers = new Map<string, ProviderConfig>(
-    options.providers.map((provider) => [provider.name, provider]),
+    subject.providers.map((provider) => [provider.name, provider]),
   );
   return (modelId, fingerprint) => {
     const model = models.get(modelId);
@@ -21,8 +22,8 @@ export function sessionModelFor(
     if (model === undefined || provider === undefined) throw new Error(`unknown model ${modelId}`);
     const lens = lensOf(fingerprint);
     return (
-      options.createModel?.(model, provider, lens) ??
-      createLanguageModel({ model, provider, env: options.env, lens, record: options.record })
+      runtime.createModel?.(model, provider, lens) ??
+      createLanguageModel({ model, provider, env: runtime.env, lens, record: runtime.record })
     );
   };
 }

@@ -78,22 +78,26 @@ describe("crossExamine", () => {
     };
     const asked: string[] = [];
     const saved: ChallengeRecord[] = [];
-    const records = await crossExamine({
+    const records = await crossExamine(
       planned,
-      modelFor: (model) => {
-        asked.push(model);
-        return scriptedChatModel([answer("no block"), answer("still no block")]);
+      {
+        modelFor: (model) => {
+          asked.push(model);
+          return scriptedChatModel([answer("no block"), answer("still no block")]);
+        },
+        workspace: await Workspace.open(FIXTURE_REPO),
+        settings: { maxTurns: 2, timeoutSeconds: 60 },
+        limiter: createReviewerLimiter(2),
+        signal: new AbortController().signal,
+        clock: new FakeClock(),
       },
-      workspace: await Workspace.open(FIXTURE_REPO),
-      settings: { maxTurns: 2, timeoutSeconds: 60 },
-      limiter: createReviewerLimiter(2),
-      signal: new AbortController().signal,
-      clock: new FakeClock(),
-      finished: [kept],
-      onChallenge: async (record) => {
-        saved.push(record);
+      {
+        finished: [kept],
+        onEnded: async (record) => {
+          saved.push(record);
+        },
       },
-    });
+    );
     expect(asked).toEqual([second.challenger]);
     expect(records[0]).toBe(kept);
     expect(records[1]).toMatchObject({
@@ -107,8 +111,7 @@ describe("crossExamine", () => {
   it("ends every challenge cancelled, without building a model, once the round is stopped", async () => {
     const controller = new AbortController();
     controller.abort("superseded by 1a2b3c4");
-    const records = await crossExamine({
-      planned: planChallenges(clusters(), ["alpha", "beta"], settings),
+    const records = await crossExamine(planChallenges(clusters(), ["alpha", "beta"], settings), {
       modelFor: () => {
         throw new Error("no model may be built");
       },
@@ -123,8 +126,7 @@ describe("crossExamine", () => {
 
   it("cleans each new record's reason once (the round redacts secrets there), not the kept ones", async () => {
     const planned = planChallenges(clusters(), ["alpha", "beta"], settings).slice(0, 1);
-    const records = await crossExamine({
-      planned,
+    const records = await crossExamine(planned, {
       modelFor: () => scriptedChatModel([answer("no block"), answer("still no block")]),
       workspace: await Workspace.open(FIXTURE_REPO),
       settings: { maxTurns: 2, timeoutSeconds: 60 },

@@ -62,23 +62,29 @@ async function firstRequests(): Promise<Message[][]> {
     },
   } as ReviewPlan;
   await reviewChange({
-    source: {
-      title: "Add user lookup",
-      description: "Adds a query.",
-      headSha: "a".repeat(40),
-      files: parseUnifiedDiff(diff),
-      workspaceDir: FIXTURE_REPO,
-      conventionFiles: [{ path: "AGENTS.md", text: "Prefer named exports.", cut: false }],
+    subject: {
+      plan,
+      providers: [{ name: "p", type: "ollama", host: "http://127.0.0.1:9" }],
+      lenses: await loadLenses(),
+      round: 1,
     },
-    plan,
-    providers: [{ name: "p", type: "ollama", host: "http://127.0.0.1:9" }],
-    lenses: await loadLenses(),
-    round: 1,
-    env: {},
-    secrets: [],
-    signal: new AbortController().signal,
-    limiter: createReviewerLimiter(5),
-    createModel: () => model,
+    change: {
+      source: {
+        title: "Add user lookup",
+        description: "Adds a query.",
+        headSha: "a".repeat(40),
+        files: parseUnifiedDiff(diff),
+        workspaceDir: FIXTURE_REPO,
+        conventionFiles: [{ path: "AGENTS.md", text: "Prefer named exports.", cut: false }],
+      },
+    },
+    runtime: {
+      env: {},
+      secrets: [],
+      signal: new AbortController().signal,
+      limiter: createReviewerLimiter(5),
+      createModel: () => model,
+    },
   });
   return first;
 }

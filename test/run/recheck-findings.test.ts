@@ -43,26 +43,33 @@ async function recheck(
 ) {
   const asked: string[] = [];
   const saved: ChallengeRecord[] = [];
-  const { carried, records } = await recheckFindings({
-    findings,
-    models: options.models ?? ["alpha", "beta"],
-    modelFor: (model, fingerprint) => {
-      asked.push(`${fingerprint} → ${model}`);
-      const verdict = verdicts[`${fingerprint}/${model}`] ?? verdicts[fingerprint];
-      return scriptedChatModel(
-        verdict === undefined ? [answer("no block"), answer("none")] : [block(verdict)],
-      );
+  const { carried, records } = await recheckFindings(
+    {
+      findings,
+      models: options.models ?? ["alpha", "beta"],
+      maxRechecks: options.maxRechecks ?? 10,
     },
-    workspace: await Workspace.open(FIXTURE_REPO),
-    settings: { maxTurns: 2, timeoutSeconds: 60, maxRechecks: options.maxRechecks ?? 10 },
-    limiter: createReviewerLimiter(2),
-    signal: options.signal ?? new AbortController().signal,
-    clock: new FakeClock(),
-    ...(options.finished === undefined ? {} : { finished: options.finished }),
-    onRecheck: async (record) => {
-      saved.push(record);
+    {
+      modelFor: (model, fingerprint) => {
+        asked.push(`${fingerprint} → ${model}`);
+        const verdict = verdicts[`${fingerprint}/${model}`] ?? verdicts[fingerprint];
+        return scriptedChatModel(
+          verdict === undefined ? [answer("no block"), answer("none")] : [block(verdict)],
+        );
+      },
+      workspace: await Workspace.open(FIXTURE_REPO),
+      settings: { maxTurns: 2, timeoutSeconds: 60 },
+      limiter: createReviewerLimiter(2),
+      signal: options.signal ?? new AbortController().signal,
+      clock: new FakeClock(),
     },
-  });
+    {
+      finished: options.finished,
+      onEnded: async (record) => {
+        saved.push(record);
+      },
+    },
+  );
   return { carried, asked, records, saved };
 }
 

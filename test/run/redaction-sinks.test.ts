@@ -83,35 +83,41 @@ beforeAll(async () => {
   const boards: string[] = [];
   const transcripts: string[] = [];
   const result = await reviewRound({
-    plan: {
-      models,
-      lenses: ["security"],
-      customLenses: [],
-      ignore: [],
-      publish: { inline: "agreed", minSeverity: "nit", maxInline: 30 },
-      instructions: [],
-      review: {
+    subject: {
+      plan: {
+        models,
         lenses: ["security"],
-        concurrency: 2,
-        verify: false,
-        maxTurns: 2,
-        timeoutSeconds: 60,
-        diffBudgetChars: 10_000,
-        debounceSeconds: 0,
+        customLenses: [],
+        ignore: [],
+        publish: { inline: "agreed", minSeverity: "nit", maxInline: 30 },
+        instructions: [],
+        review: {
+          lenses: ["security"],
+          concurrency: 2,
+          verify: false,
+          maxTurns: 2,
+          timeoutSeconds: 60,
+          diffBudgetChars: 10_000,
+          debounceSeconds: 0,
+        },
       },
+      providers: SECRET_PROVIDERS,
+      lenses: await loadLenses(),
+      round: 1,
     },
-    providers: SECRET_PROVIDERS,
-    lenses: await loadLenses(),
     change,
-    round: 1,
-    env: SECRET_ENV,
-    secrets,
-    signal: new AbortController().signal,
-    limiter: createReviewerLimiter(2),
-    createModel,
-    onStatus: (status) => boards.push(renderStatusBoard(status)),
-    onTranscript: async (_model, _lens, messages) => {
-      transcripts.push(JSON.stringify(messages));
+    runtime: {
+      env: SECRET_ENV,
+      secrets,
+      signal: new AbortController().signal,
+      limiter: createReviewerLimiter(2),
+      createModel,
+    },
+    journal: {
+      onStatus: (status) => boards.push(renderStatusBoard(status)),
+      onTranscript: async (_model, _lens, messages) => {
+        transcripts.push(JSON.stringify(messages));
+      },
     },
   });
   const consensus = buildConsensus({

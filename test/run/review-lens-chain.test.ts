@@ -8,7 +8,8 @@ import { ModelError, ModelTimeoutError } from "../../src/llm/errors.js";
 import type { ChatModel, ChatResult } from "../../src/llm/language-model.js";
 import { renderStatusBoard } from "../../src/render/index.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
-import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round.js";
+import type { RoundRuntime, RoundSubject } from "../../src/run/index.js";
+import { reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
@@ -92,20 +93,26 @@ const change: ChangeSet = {
   workspaceDir: FIXTURE_REPO,
 };
 
-async function run(overrides: Partial<ReviewRoundOptions> & Pick<ReviewRoundOptions, "plan">) {
+async function run(
+  plan: ReviewPlan,
+  createModel: RoundRuntime["createModel"],
+  skip?: RoundSubject["skip"],
+) {
   const statuses: RoundStatus[] = [];
   const errors: string[] = [];
   const result = await reviewRound({
-    providers,
-    lenses: await loadLenses(),
+    subject: { plan, providers, lenses: await loadLenses(), round: 1, skip },
     change,
-    round: 1,
-    env: {},
-    signal: new AbortController().signal,
-    limiter: createReviewerLimiter(8),
-    onStatus: (status) => statuses.push(structuredClone(status)),
-    onLensError: (model, lens) => errors.push(`${model}/${lens}`),
-    ...overrides,
+    runtime: {
+      env: {},
+      signal: new AbortController().signal,
+      limiter: createReviewerLimiter(8),
+      createModel,
+    },
+    journal: {
+      onStatus: (status) => statuses.push(structuredClone(status)),
+      onLensError: (model, lens) => errors.push(`${model}/${lens}`),
+    },
   });
   return { ...result, statuses, errors };
 }
@@ -117,10 +124,7 @@ const gpt: ModelConfig = { id: "gpt", provider: "cloud-b" };
 describe("a lens going on along its model's failover chain", () => {
   it("finishes on the fallback when the model fails with 503, and the board shows the hop", async () => {
     const { calls, create } = scripted({ glm: unavailable, kimi: () => answer([finding]) });
-    const { reports, statuses, status } = await run({
-      plan: plan([glm], [kimi]),
-      createModel: create,
-    });
+    const { reports, statuses, status } = await run(plan([glm], [kimi]), create);
     expect(
       reports.map((report) => [report.model, report.lens, report.outcome, report.answeredBy]),
     ).toEqual([
@@ -149,7 +153,7 @@ describe("a lens going on along its model's failover chain", () => {
       gpt: () => answer([]),
     });
     const models = [glm, kimi, gpt];
-    const { reports } = await run({ plan: plan(models), createModel: create });
+    const { reports } = await run(plan(models), create);
     const consensus = buildConsensus({
       reports,
       modelOrder: models.map((model) => model.id),
@@ -172,10 +176,7 @@ describe("a lens going on along its model's failover chain", () => {
     });
     const gptChain: ModelConfig = { ...gpt, fallbacks: ["kimi"] };
     const qwen: ModelConfig = { id: "qwen", provider: "cloud-a", fallbacks: ["kimi"] };
-    const { reports } = await run({
-      plan: plan([glm, gptChain, qwen], [kimi]),
-      createModel: create,
-    });
+    const { reports } = await run(plan([glm, gptChain, qwen], [kimi]), create);
     const byModel = (id: string) =>
       reports.find((report) => report.model === id && report.lens === "security");
     expect(byModel("glm")).toMatchObject({
@@ -196,10 +197,7 @@ describe("a lens going on along its model's failover chain", () => {
         throw new ModelError("cloud-b: HTTP 401: invalid key", { statusCode: 401 });
       },
     });
-    const { reports, status, errors } = await run({
-      plan: plan([glm], [kimi]),
-      createModel: create,
-    });
+    const { reports, status, errors } = await run(plan([glm], [kimi]), create);
     expect(reports[0]).toMatchObject({
       outcome: "failed",
       failure: "cloud-b: HTTP 401: invalid key",
@@ -219,11 +217,11 @@ describe("a lens going on along its model's failover chain", () => {
 
   it("never hops to a fallback the round keeps from this change (an agent CLI on a fork)", async () => {
     const { calls, create } = scripted({ glm: unavailable, kimi: () => answer() });
-    const { reports } = await run({
-      plan: plan([glm], [kimi]),
-      createModel: create,
-      skip: new Map([["kimi", "agent CLIs do not review fork PRs here"]]),
-    });
+    const { reports } = await run(
+      plan([glm], [kimi]),
+      create,
+      new Map([["kimi", "agent CLIs do not review fork PRs here"]]),
+    );
     expect(reports[0]).toMatchObject({ outcome: "failed" });
     expect(reports[0]?.failovers).toBeUndefined();
     expect(calls.get("kimi")).toBeUndefined();

@@ -6,11 +6,12 @@ import type { BudgetConfig, ModelConfig, ProviderConfig } from "../../src/config
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
-import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round.js";
+import { reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
 import { lensReport } from "../builders/lens-report.js";
 import { FakeClock } from "../helpers/fake-clock.js";
+import { type RequestParts, roundRequest } from "./round-request-fixture.js";
 
 const providers: ProviderConfig[] = [{ name: "chat", type: "ollama", host: "http://127.0.0.1:9" }];
 const models: ModelConfig[] = [
@@ -74,22 +75,21 @@ function countingModels() {
   return { built, createModel };
 }
 
-async function run(plan: ReviewPlan, overrides: Partial<ReviewRoundOptions> = {}) {
+async function run(plan: ReviewPlan, parts: RequestParts = {}) {
   const { built, createModel } = countingModels();
-  const result = await reviewRound({
-    plan,
-    providers,
-    lenses: await loadLenses(),
+  const base = {
+    subject: { plan, providers, lenses: await loadLenses(), round: 1 },
     change,
-    round: 1,
-    env: {},
-    signal: new AbortController().signal,
-    // One lens at a time: each starts after the one before ended, so the cap is exact.
-    limiter: createReviewerLimiter(1),
-    clock: new FakeClock(),
-    createModel,
-    ...overrides,
-  });
+    runtime: {
+      env: {},
+      signal: new AbortController().signal,
+      // One lens at a time: each starts after the one before ended, so the cap is exact.
+      limiter: createReviewerLimiter(1),
+      clock: new FakeClock(),
+      createModel,
+    },
+  };
+  const result = await reviewRound(roundRequest(base, parts));
   const outcomes = result.reports.map(
     (report) =>
       `${report.model}/${report.lens}:${report.outcome}${report.failure === null ? "" : ` (${report.failure})`}`,
@@ -129,7 +129,7 @@ describe("reviewRound under a budget", () => {
 
   it("lets lenses already in flight finish: with room for all four at once, none is skipped", async () => {
     const { built } = await run(planWith({ roundTokens: 1 }), {
-      limiter: createReviewerLimiter(8),
+      runtime: { limiter: createReviewerLimiter(8) },
     });
     // Each took its slot with nothing spent yet: the documented overshoot of lenses in flight.
     expect(built).toHaveLength(4);
@@ -143,7 +143,9 @@ describe("reviewRound under a budget", () => {
         usage: { inputTokens: 2_000, outputTokens: 0 },
       }),
     ];
-    const { built, outcomes } = await run(planWith({ roundTokens: 1_500 }), { finished });
+    const { built, outcomes } = await run(planWith({ roundTokens: 1_500 }), {
+      journal: { lenses: { finished } },
+    });
     expect(built).toEqual([]);
     expect(outcomes.filter((line) => line.includes("budget reached"))).toHaveLength(3);
   });
@@ -166,7 +168,9 @@ describe("reviewRound under a budget", () => {
       skipped("alpha", "correctness"),
       skipped("beta", "correctness"),
     ];
-    const { built, result } = await run(planWith({ roundTokens: 1_500 }), { finished });
+    const { built, result } = await run(planWith({ roundTokens: 1_500 }), {
+      journal: { lenses: { finished } },
+    });
     expect(built).toEqual([]);
     expect(result.status.budget).toEqual({ reached: "round cap of 1,500 tokens" });
   });
@@ -174,9 +178,11 @@ describe("reviewRound under a budget", () => {
   it("adds the installation's spend today to the round's for the daily token cap", async () => {
     const asked: number[] = [];
     const { built, result } = await run(planWith({ dailyTokens: 5_000 }), {
-      dailySpend: async () => {
-        asked.push(asked.length);
-        return spent(4_000);
+      runtime: {
+        dailySpend: async () => {
+          asked.push(asked.length);
+          return spent(4_000);
+        },
       },
     });
     // 4,000 + 1,100 ≥ 5,000 after the first lens.
@@ -193,7 +199,7 @@ describe("reviewRound under a budget", () => {
       beta: { input: 1_000, output: 1_000 },
     };
     const { built, result } = await run(planWith({ dailyCostUsd: 2 }, { pricing }), {
-      dailySpend: async () => spent(500, 0.5),
+      runtime: { dailySpend: async () => spent(500, 0.5) },
     });
     expect(built).toEqual(["alpha/security", "beta/security"]);
     expect(result.status.budget?.reached).toBe("daily cap of $2.00");
@@ -227,7 +233,7 @@ describe("reviewRound under a budget", () => {
 
   it("shows a downshift on the board from the first status", async () => {
     const { result } = await run(planWith({}), {
-      downshift: "large change (1,234 lines): security only",
+      subject: { downshift: "large change (1,234 lines): security only" },
     });
     expect(result.status.budget).toEqual({
       downshift: "large change (1,234 lines): security only",

@@ -6,11 +6,13 @@ import type { ModelConfig, ProviderConfig } from "../../src/config/schema.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
-import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round.js";
+import type { RoundRequest } from "../../src/run/index.js";
+import { reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
 import { FakeClock } from "../helpers/fake-clock.js";
+import { type RequestParts, roundRequest } from "./round-request-fixture.js";
 
 const REASON = "agent CLIs do not review fork PRs here";
 const providers: ProviderConfig[] = [
@@ -81,19 +83,18 @@ function recordingModels() {
   return { built, createModel };
 }
 
-async function options(overrides: Partial<ReviewRoundOptions>): Promise<ReviewRoundOptions> {
-  return {
-    plan,
-    providers,
-    lenses: await loadLenses(),
+async function options(parts: RequestParts): Promise<RoundRequest<ChangeSet>> {
+  const base = {
+    subject: { plan, providers, lenses: await loadLenses(), round: 1 },
     change,
-    round: 1,
-    env: {},
-    signal: new AbortController().signal,
-    limiter: createReviewerLimiter(8),
-    clock: new FakeClock(),
-    ...overrides,
+    runtime: {
+      env: {},
+      signal: new AbortController().signal,
+      limiter: createReviewerLimiter(8),
+      clock: new FakeClock(),
+    },
   };
+  return roundRequest(base, parts);
 }
 
 function lensStates(status: RoundStatus | undefined): string[] {
@@ -112,11 +113,15 @@ describe("reviewRound with models kept from the change", () => {
     const statuses: RoundStatus[] = [];
     const result = await reviewRound(
       await options({
-        createModel,
-        skip: new Map([["cli-model", REASON]]),
-        onStatus: (status) => statuses.push(status),
-        onLensReport: async (report) => {
-          saved.push(report);
+        subject: { skip: new Map([["cli-model", REASON]]) },
+        runtime: { createModel },
+        journal: {
+          onStatus: (status) => statuses.push(status),
+          lenses: {
+            onEnded: async (report) => {
+              saved.push(report);
+            },
+          },
         },
       }),
     );
@@ -161,14 +166,19 @@ describe("reviewRound with models kept from the change", () => {
   it("reuses a skip saved before a restart: the lens is not started on resume", async () => {
     const { built, createModel } = recordingModels();
     const first = await reviewRound(
-      await options({ createModel, skip: new Map([["cli-model", REASON]]) }),
+      await options({
+        subject: { skip: new Map([["cli-model", REASON]]) },
+        runtime: { createModel },
+      }),
     );
     built.length = 0;
     const resumed = await reviewRound(
       await options({
-        createModel,
-        finished: first.reports.filter((report) => report.outcome === "skipped"),
-        resumed: true,
+        runtime: { createModel },
+        journal: {
+          lenses: { finished: first.reports.filter((report) => report.outcome === "skipped") },
+          resumed: true,
+        },
       }),
     );
     expect(built.sort()).toEqual(["chat-model/correctness", "chat-model/security"]);
@@ -177,7 +187,7 @@ describe("reviewRound with models kept from the change", () => {
 
   it("without a skip list, every model reviews", async () => {
     const { built, createModel } = recordingModels();
-    await reviewRound(await options({ createModel }));
+    await reviewRound(await options({ runtime: { createModel } }));
     expect(built).toHaveLength(4);
   });
 });

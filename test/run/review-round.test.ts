@@ -7,11 +7,13 @@ import { ModelError } from "../../src/llm/errors.js";
 import type { ChatModel } from "../../src/llm/language-model.js";
 import type { Message } from "../../src/llm/message.js";
 import type { ChangeSet } from "../../src/run/change-set.js";
-import { type ReviewRoundOptions, reviewRound } from "../../src/run/review-round.js";
+import type { RoundRequest } from "../../src/run/index.js";
+import { reviewRound } from "../../src/run/review-round.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import type { RoundStatus } from "../../src/run/round-status.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
 import { lensReport } from "../builders/lens-report.js";
+import { type RequestParts, roundRequest } from "./round-request-fixture.js";
 
 const providers: ProviderConfig[] = [{ name: "local", type: "ollama", host: "http://127.0.0.1:9" }];
 const models: ModelConfig[] = [
@@ -79,18 +81,13 @@ function instantModels(gate?: Promise<void>) {
   return { counter, create };
 }
 
-async function options(overrides: Partial<ReviewRoundOptions>): Promise<ReviewRoundOptions> {
-  return {
-    plan: plan(),
-    providers,
-    lenses: await loadLenses(),
+async function options(parts: RequestParts): Promise<RoundRequest<ChangeSet>> {
+  const base = {
+    subject: { plan: plan(), providers, lenses: await loadLenses(), round: 1 },
     change,
-    round: 1,
-    env: {},
-    signal: new AbortController().signal,
-    limiter: createReviewerLimiter(8),
-    ...overrides,
+    runtime: { env: {}, signal: new AbortController().signal, limiter: createReviewerLimiter(8) },
   };
+  return roundRequest(base, parts);
 }
 
 describe("reviewRound", () => {
@@ -100,10 +97,14 @@ describe("reviewRound", () => {
     const persisted: string[] = [];
     const result = await reviewRound(
       await options({
-        createModel: create,
-        onStatus: (status) => statuses.push(status),
-        onLensReport: async (report) => {
-          persisted.push(`${report.model}/${report.lens}`);
+        runtime: { createModel: create },
+        journal: {
+          onStatus: (status) => statuses.push(status),
+          lenses: {
+            onEnded: async (report) => {
+              persisted.push(`${report.model}/${report.lens}`);
+            },
+          },
         },
       }),
     );
@@ -135,9 +136,13 @@ describe("reviewRound", () => {
     const { counter, create } = instantModels();
     const limiter = createReviewerLimiter(3);
     await Promise.all([
-      reviewRound(await options({ createModel: create, limiter })),
-      reviewRound(await options({ createModel: create, limiter, round: 2 })),
-      reviewRound(await options({ createModel: create, limiter, round: 3 })),
+      reviewRound(await options({ runtime: { createModel: create, limiter } })),
+      reviewRound(
+        await options({ subject: { round: 2 }, runtime: { createModel: create, limiter } }),
+      ),
+      reviewRound(
+        await options({ subject: { round: 3 }, runtime: { createModel: create, limiter } }),
+      ),
     ]);
     expect(counter.created).toHaveLength(12);
     expect(counter.maxInFlight).toBe(3);
@@ -152,7 +157,10 @@ describe("reviewRound", () => {
       text: "from before the restart",
     });
     const result = await reviewRound(
-      await options({ createModel: create, finished: [earlier], resumed: true }),
+      await options({
+        runtime: { createModel: create },
+        journal: { lenses: { finished: [earlier] }, resumed: true },
+      }),
     );
     expect(counter.created.sort()).toEqual([
       "alpha/correctness",
@@ -167,10 +175,12 @@ describe("reviewRound", () => {
     const { create } = instantModels();
     const result = await reviewRound(
       await options({
-        createModel: (model, provider, lens) => {
-          if (model.id === "beta")
-            throw new ModelError("local: the API key variable LOCAL_KEY is not set");
-          return create(model, provider, lens);
+        runtime: {
+          createModel: (model, provider, lens) => {
+            if (model.id === "beta")
+              throw new ModelError("local: the API key variable LOCAL_KEY is not set");
+            return create(model, provider, lens);
+          },
         },
       }),
     );
@@ -194,7 +204,7 @@ describe("reviewRound", () => {
     const controller = new AbortController();
     const limiter = createReviewerLimiter(1);
     const round = reviewRound(
-      await options({ createModel: create, limiter, signal: controller.signal }),
+      await options({ runtime: { createModel: create, limiter, signal: controller.signal } }),
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
     controller.abort("superseded by def5678");
@@ -242,19 +252,22 @@ describe("reviewRound", () => {
     };
     const result = await reviewRound(
       await options({
-        providers: [
-          {
-            name: "local",
-            type: "openai",
-            baseURL: "http://127.0.0.1:9/v1",
-            apiKeyEnv: "LOCAL_KEY",
+        subject: {
+          providers: [
+            {
+              name: "local",
+              type: "openai",
+              baseURL: "http://127.0.0.1:9/v1",
+              apiKeyEnv: "LOCAL_KEY",
+            },
+          ],
+          plan: { ...plan(), models: [{ id: "alpha", provider: "local" }] },
+        },
+        runtime: { env: { LOCAL_KEY: key }, createModel: () => leaky },
+        journal: {
+          onTranscript: async (model, lens, messages) => {
+            transcripts.push({ model, lens, messages });
           },
-        ],
-        env: { LOCAL_KEY: key },
-        createModel: () => leaky,
-        plan: { ...plan(), models: [{ id: "alpha", provider: "local" }] },
-        onTranscript: async (model, lens, messages) => {
-          transcripts.push({ model, lens, messages });
         },
       }),
     );

@@ -62,23 +62,29 @@ async function round(
     },
   };
   return await reviewChange({
-    source: {
-      title: "Add user lookup",
-      description: "Adds a query.",
-      headSha: "a".repeat(40),
-      files: parseUnifiedDiff(diff),
-      workspaceDir: FIXTURE_REPO,
-      conventionFiles: [],
+    subject: {
+      plan,
+      providers: [{ name: "p", type: "command", command: ["agent"], env: [] }] as never,
+      lenses: await loadLenses(),
+      round: 1,
     },
-    plan,
-    providers: [{ name: "p", type: "command", command: ["agent"], env: [] }] as never,
-    lenses: await loadLenses(),
-    round: 1,
-    env: {},
-    secrets: [],
-    signal: controller.signal,
-    limiter: createReviewerLimiter(5),
-    createModel: () => model,
+    change: {
+      source: {
+        title: "Add user lookup",
+        description: "Adds a query.",
+        headSha: "a".repeat(40),
+        files: parseUnifiedDiff(diff),
+        workspaceDir: FIXTURE_REPO,
+        conventionFiles: [],
+      },
+    },
+    runtime: {
+      env: {},
+      secrets: [],
+      signal: controller.signal,
+      limiter: createReviewerLimiter(5),
+      createModel: () => model,
+    },
   });
 }
 

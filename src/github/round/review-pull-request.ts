@@ -1,7 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { roundUsage, usageFigures } from "../../accounting/index.js";
 import type { LensReport } from "../../agent/index.js";
-import type { ReviewChangeResult, ReviewScope, ScopeStatus } from "../../run/index.js";
+import type {
+  ReviewChangeResult,
+  ReviewScope,
+  RoundJournal,
+  RoundRuntime,
+  RoundSubject,
+  ScopeStatus,
+} from "../../run/index.js";
 import { isHandover, reviewChange } from "../../run/index.js";
 import type { PreviousRound } from "../../run/store/index.js";
 import { describeError } from "../describe-error.js";
@@ -48,28 +55,28 @@ export async function reviewPullRequest(
   const scopeStatus = scopeStatusOf(scope, previous?.headSha);
   showOnBoard(run, { ...run.status, scope: scopeStatus });
   const result = await reviewChange({
-    source: {
-      title: snapshot.title,
-      description: snapshot.description,
-      headSha: round.headSha,
-      files: snapshot.files,
-      workspaceDir: run.workspaceDir,
-      alsoNotReviewed: snapshot.notReviewed,
-      conventionFiles,
-      attributes,
+    subject: subjectOf(run),
+    change: {
+      source: {
+        title: snapshot.title,
+        description: snapshot.description,
+        headSha: round.headSha,
+        files: snapshot.files,
+        workspaceDir: run.workspaceDir,
+        alsoNotReviewed: snapshot.notReviewed,
+        conventionFiles,
+        attributes,
+      },
+      previous:
+        previous === null
+          ? undefined
+          : { headSha: previous.headSha, round: previous.round, findings: previous.findings },
+      scope,
+      smallStep: smallStep ?? undefined,
+      promptStyle: deps.promptStyle,
     },
-    ...(previous === null
-      ? {}
-      : {
-          previous: {
-            headSha: previous.headSha,
-            round: previous.round,
-            findings: previous.findings,
-          },
-        }),
-    scope,
-    ...(smallStep === null ? {} : { smallStep }),
-    ...(await journalOf(run, scopeStatus)),
+    runtime: runtimeOf(run),
+    journal: await journalOf(run, scopeStatus),
   });
   run.status = { ...result.status, scope: scopeStatus };
   return result;
@@ -131,12 +138,51 @@ async function scopeOfRound(
   });
 }
 
+/** The round's plan (as prepared when it was claimed), and the models it keeps from this change. */
+function subjectOf(run: RoundRun): RoundSubject {
+  const { prepared, deps, round } = run;
+  return {
+    plan: prepared.plan,
+    providers: deps.config.providers,
+    lenses: prepared.lenses,
+    round: round.number,
+    skip: run.skip,
+  };
+}
+
+/** What the process lends the round: keys, the lease's signal, the slots, the daily spend. */
+function runtimeOf(run: RoundRun): RoundRuntime {
+  const { round, deps, lease, prepared } = run;
+  const { store } = deps;
+  const { plan } = prepared;
+  return {
+    env: deps.env,
+    secrets: deps.secrets,
+    signal: lease.signal,
+    limiter: deps.limiter,
+    createModel: deps.createModel,
+    clock: deps.clock,
+    // The daily caps count the installation's other rounds since 00:00 UTC; this round counts
+    // its own as it goes.
+    dailySpend: async () =>
+      roundUsage({
+        reports: [],
+        challenges: await store.installationSpend(
+          round.installationId,
+          new Date(Math.floor(deps.clock.now() / DAY_MS) * DAY_MS),
+          round.id,
+        ),
+        ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
+      }).total,
+  };
+}
+
 /**
- * What the round reads of its earlier attempts and writes as it goes: the plan and the process's
- * services, the lenses, challenges and re-checks already ended (not asked again), and the saves
- * of each as it ends. Work cut off by a shutdown or a lost lease is not saved: it is not ended.
+ * What the round reads of its earlier attempts and writes as it goes: the lenses, challenges and
+ * re-checks already ended (not asked again), and the saves of each as it ends. Work cut off by a
+ * shutdown or a lost lease is not saved: it is not ended.
  */
-async function journalOf(run: RoundRun, scopeStatus: ScopeStatus) {
+async function journalOf(run: RoundRun, scopeStatus: ScopeStatus): Promise<RoundJournal> {
   const { round, deps, lease, prepared } = run;
   const { store, log } = deps;
   const { plan } = prepared;
@@ -151,69 +197,50 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus) {
     );
   };
   return {
-    plan,
-    providers: deps.config.providers,
-    lenses: prepared.lenses,
-    round: round.number,
-    env: deps.env,
-    ...(deps.secrets === undefined ? {} : { secrets: deps.secrets }),
-    signal: lease.signal,
-    limiter: deps.limiter,
-    ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
-    ...(deps.promptStyle === undefined ? {} : { promptStyle: deps.promptStyle }),
-    finished: prepared.finished,
-    finishedChallenges: saved.filter((record) => !record.fingerprint.startsWith(RECHECK_KEY)),
-    onChallenge: async (record: Parameters<typeof store.saveChallenge>[1]) => {
-      if (record.outcome === "cancelled" && handedOver()) return;
-      await store.saveChallenge(round.id, record);
-      countSpend(record);
-    },
-    finishedRechecks: saved
-      .filter((record) => record.fingerprint.startsWith(RECHECK_KEY))
-      .map((record) => ({ ...record, fingerprint: record.fingerprint.slice(RECHECK_KEY.length) })),
-    onRecheck: async (record: Parameters<typeof store.saveChallenge>[1]) => {
-      if (record.outcome === "cancelled" && handedOver()) return;
-      await store.saveChallenge(round.id, {
-        ...record,
-        fingerprint: `${RECHECK_KEY}${record.fingerprint}`,
-      });
-      countSpend(record);
-    },
     resumed: prepared.resumed,
-    skip: run.skip,
-    clock: deps.clock,
-    // The daily caps count the installation's other rounds since 00:00 UTC; this round counts
-    // its own as it goes.
-    dailySpend: async () =>
-      roundUsage({
-        reports: [],
-        challenges: await store.installationSpend(
-          round.installationId,
-          new Date(Math.floor(deps.clock.now() / DAY_MS) * DAY_MS),
-          round.id,
-        ),
-        ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
-      }).total,
-    onStatus: (next: typeof run.status) => {
+    lenses: {
+      finished: prepared.finished,
+      onEnded: async (report) => {
+        // A lens cut off by a shutdown (or a lost lease) is not finished: it must run again.
+        if (report.outcome === "cancelled" && handedOver()) return;
+        await store.saveLensReport(round.id, report);
+        deps.metrics?.lens(report.outcome);
+        countSpend({ model: report.answeredBy ?? report.model, usage: report.usage });
+      },
+    },
+    challenges: {
+      finished: saved.filter((record) => !record.fingerprint.startsWith(RECHECK_KEY)),
+      onEnded: async (record) => {
+        if (record.outcome === "cancelled" && handedOver()) return;
+        await store.saveChallenge(round.id, record);
+        countSpend(record);
+      },
+    },
+    rechecks: {
+      finished: saved
+        .filter((record) => record.fingerprint.startsWith(RECHECK_KEY))
+        .map((record) => ({
+          ...record,
+          fingerprint: record.fingerprint.slice(RECHECK_KEY.length),
+        })),
+      onEnded: async (record) => {
+        if (record.outcome === "cancelled" && handedOver()) return;
+        await store.saveChallenge(round.id, {
+          ...record,
+          fingerprint: `${RECHECK_KEY}${record.fingerprint}`,
+        });
+        countSpend(record);
+      },
+    },
+    onStatus: (next) => {
       // A shutdown aborts lenses only to resume them later: the board keeps showing them
       // running rather than cancelled. After a lost lease, the board is another worker's.
       if (handedOver()) return;
       showOnBoard(run, { ...next, scope: scopeStatus });
     },
-    onLensError: (model: string, lens: string, error: unknown) =>
+    onLensError: (model, lens, error) =>
       log.warn({ ...run.fields, model, lens, err: error }, "lens failed"),
-    onTranscript: (
-      model: string,
-      lens: string,
-      messages: Parameters<typeof store.saveTranscript>[3],
-    ) => store.saveTranscript(round.id, model, lens, messages),
-    onLensReport: async (report: LensReport) => {
-      // A lens cut off by a shutdown (or a lost lease) is not finished: it must run again.
-      if (report.outcome === "cancelled" && handedOver()) return;
-      await store.saveLensReport(round.id, report);
-      deps.metrics?.lens(report.outcome);
-      countSpend({ model: report.answeredBy ?? report.model, usage: report.usage });
-    },
+    onTranscript: (model, lens, messages) => store.saveTranscript(round.id, model, lens, messages),
   };
 }
 
