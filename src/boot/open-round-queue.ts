@@ -81,7 +81,7 @@ export async function openRoundQueue(options: OpenRoundQueueOptions): Promise<Ro
     queue,
     modelCalls,
     // Quick single-statement takes: they share the slots' pool.
-    githubWrites: writeBudget(options.githubWrites, new PostgresTokenBuckets({ pool })),
+    githubWrites: writeBudget(options.githubWrites, new PostgresTokenBuckets(pool)),
     async stop(graceMs) {
       await queue.stop(graceMs);
       await modelCalls.close();

@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { sleep } from "../time/index.js";
+import { type RetryPolicy, retryPolicy } from "../time/index.js";
 
 /** Octokit routes that create something anew each time they are sent (not idempotent). */
 const CREATES = [
@@ -51,12 +51,11 @@ export function isUnconfirmed(error: unknown): boolean {
   return true;
 }
 
-export interface CreateOnceOptions {
-  /** Sends in all, the first included. */
-  attempts?: number;
-  /** Waits between a look that found nothing and the next send; the system clock's 1 s, 2 s… by default. */
-  wait?: (attempt: number) => Promise<void>;
-}
+/** Three sends at most, the wait between a look that found nothing and the next send 1 s, then 2 s. */
+const SEND_THRICE = retryPolicy(3, 1000, "linear");
+
+/** One send only: for what cannot be looked for, so an unconfirmed send is never repeated. */
+export const ONE_SEND: RetryPolicy = { attempts: 1, wait: async () => undefined };
 
 /**
  * Creates something on GitHub once: when a create is not confirmed (`isUnconfirmed`), `find`
@@ -67,9 +66,9 @@ export interface CreateOnceOptions {
 export async function createOnce<T>(
   create: () => Promise<T>,
   find: () => Promise<T | null>,
-  options: CreateOnceOptions = {},
+  policy: RetryPolicy = SEND_THRICE,
 ): Promise<T> {
-  const attempts = Math.max(1, options.attempts ?? 3);
+  const attempts = Math.max(1, policy.attempts);
   for (let attempt = 1; ; attempt++) {
     try {
       return await create();
@@ -77,7 +76,7 @@ export async function createOnce<T>(
       if (!isUnconfirmed(error) || attempt >= attempts) throw error;
       const found = await find();
       if (found !== null) return found;
-      await (options.wait ?? ((n: number) => sleep(1000 * n)))(attempt);
+      await policy.wait(attempt);
     }
   }
 }

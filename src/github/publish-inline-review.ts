@@ -11,7 +11,7 @@ import {
   renderInlineReviewBody,
   type UnplacedFinding,
 } from "../render/index.js";
-import { createOnce } from "./create-once.js";
+import { createOnce, ONE_SEND } from "./create-once.js";
 import { findOwnReview } from "./find-own-review.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type RateLimitWait, retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
@@ -223,6 +223,6 @@ async function createReview(
       runId === undefined || botLogin === undefined
         ? null
         : findOwnReview(octokit, { ...request, runId, botLogin }),
-    runId === undefined || botLogin === undefined ? { attempts: 1 } : {},
+    runId === undefined || botLogin === undefined ? ONE_SEND : undefined,
   );
 }

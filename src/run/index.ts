@@ -20,11 +20,7 @@ export {
   type ConventionFile,
   conventionText,
 } from "./repository-conventions.js";
-export {
-  type ChangeToReview,
-  type ReviewChangeResult,
-  reviewChange,
-} from "./review-change.js";
+export { type ChangeToReview, type ReviewChangeResult, reviewChange } from "./review-change.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
 export { RoundLease } from "./round-lease.js";
@@ -41,14 +37,8 @@ export {
   supersededReason,
 } from "./round-machine.js";
 export { RoundRegistry } from "./round-registry.js";
-export type {
-  LightStep,
-  RoundJournal,
-  RoundRequest,
-  RoundRuntime,
-  RoundSubject,
-  Saved,
-} from "./round-request.js";
+// The typed values every phase of a round takes: what it reviews, with what, and its journal.
+export type { RoundJournal, RoundRequest, RoundRuntime, RoundSubject } from "./round-request.js";
 export {
   type CrossExaminationStatus,
   type LensState,

@@ -40,7 +40,7 @@ beforeAll(async () => {
   process.on("unhandledRejection", onUnhandled);
   github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
   const dir = await mkdtemp(join(tmpdir(), "gadfly-fuzz-"));
-  store = await SqliteRunStore.open({ path: join(dir, "gadfly.sqlite") });
+  store = await SqliteRunStore.open(join(dir, "gadfly.sqlite"));
   const { privateKey, Octokit } = probotCredentials(github.apiUrl);
   const log = pino(
     { level: "info" },

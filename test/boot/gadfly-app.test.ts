@@ -60,7 +60,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   github = await startFakeGitHub({ appId: 1, appSlug: "gadfly" });
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
   const { privateKey, Octokit } = probotCredentials(github.apiUrl);
   const log = pino(
     { level: "info" },

@@ -31,7 +31,7 @@ let errors: string[];
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
   clock = new FakeClock(Date.now());
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path, clock));
   queue = new InMemoryWorkQueue({ clock });
   registry = new RoundRegistry();
   rounds = [];

@@ -38,10 +38,7 @@ beforeAll(async () => {
   // `gadfly stats` scores up to the real now: the history ends three days ago, the old
   // round lies 45 days back (outside the default 30-day window).
   const clock = new FakeClock(Date.now() - 45 * DAY);
-  const store = await SqliteRunStore.open({
-    path: join(directory, "state", "gadfly.sqlite"),
-    clock,
-  });
+  const store = await SqliteRunStore.open(join(directory, "state", "gadfly.sqlite"), clock);
   await seedScoreboardStore(store, clock);
   await store.close();
 });

@@ -33,7 +33,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the dashboard in a headless Chromium", (
     const config = await readFile(stack.configPath, "utf8");
     await writeFile(stack.configPath, config.replace("models:\n", `models:\n${CONFIG_MODELS}`));
     const clock = new FakeClock(Date.now() - 45 * DAY);
-    const store = await SqliteRunStore.open({ path: join(stack.dataDir, "gadfly.sqlite"), clock });
+    const store = await SqliteRunStore.open(join(stack.dataDir, "gadfly.sqlite"), clock);
     await seedScoreboardStore(store, clock, { widgets: HOSTILE_REPO, title: HOSTILE_TITLE });
     await store.close();
     app = await startApp(stack, { GADFLY_DASHBOARD_TOKEN: TOKEN });

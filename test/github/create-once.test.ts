@@ -21,7 +21,7 @@ describe("createOnce", () => {
         throw error(502);
       },
       async () => 41,
-      { wait: async () => undefined },
+      { attempts: 3, wait: async () => undefined },
     );
     expect([made, sends]).toEqual([41, 1]);
   });

@@ -162,7 +162,7 @@ beforeEach(async () => {
   script = SCRIPT;
   judge = verdictOf;
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
 });
 afterEach(() => temporary.remove());
 

@@ -97,7 +97,7 @@ afterAll(() => github.close());
 
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
 });
 afterEach(() => temporary.remove());
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => github.close());
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
 });
 afterEach(() => temporary.remove());
 

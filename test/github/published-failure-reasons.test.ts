@@ -133,7 +133,7 @@ describe("a round whose lens and whose store fail on a path under the data direc
 
   beforeEach(async () => {
     temporary = await temporaryStoreDirectory();
-    store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+    store = temporary.track(await SqliteRunStore.open(temporary.path));
     logged = [];
     pr = github.addPullRequest({
       owner: "octo-org",

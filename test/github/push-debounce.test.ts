@@ -65,7 +65,7 @@ afterAll(() => github.close());
 
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
   queue = new RecordingQueue();
   clock = new FakeClock(START);
   deps = roundDependencies(

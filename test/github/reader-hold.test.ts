@@ -20,7 +20,7 @@ let clock: FakeClock;
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
   clock = new FakeClock(NOON);
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path, clock));
 });
 afterEach(() => temporary.remove());
 

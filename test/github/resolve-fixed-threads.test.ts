@@ -40,7 +40,7 @@ afterAll(() => github.close());
 
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
   pullRequest = github.addPullRequest({ files: [{ path: "src/numbers.txt", base, head }] });
   // Round 1: Gadfly's review, one inline comment per finding, each with its marker.
   const { data } = await octokit.rest.pulls.createReview({

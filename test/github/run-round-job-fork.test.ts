@@ -78,7 +78,7 @@ async function resumeRound(
     files: [{ path: "src/a.js", base: "a\n", head: "b\n" }],
   });
   const clock = new FakeClock(Date.now());
-  const first = await SqliteRunStore.open({ path: temporary.path, clock });
+  const first = await SqliteRunStore.open(temporary.path, clock);
   const { round } = await first.startRound({
     repo: REPO,
     installationId,
@@ -89,7 +89,7 @@ async function resumeRound(
   await first.claimRound(round.id, { owner: "restarted-process", leaseMs: 60_000 });
   await first.close();
 
-  const store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+  const store = temporary.track(await SqliteRunStore.open(temporary.path, clock));
   const built: string[] = [];
   const createModel = (model: ModelConfig): ChatModel => {
     built.push(model.id);

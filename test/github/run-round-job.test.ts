@@ -53,7 +53,7 @@ afterAll(() => github.close());
 
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
   pr = github.addPullRequest({
     owner: "octo-org",
     repo: "api",

@@ -48,7 +48,7 @@ const request = (headSha: string, overrides: Partial<RoundRequest> = {}): RoundR
 
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path));
   queue = new RecordingQueue();
   deps = roundDependencies({ store, dataDir: temporary.directory }, { queue });
   Object.assign(pull, { headSha: "aaa111", state: "open", draft: false, reads: 0 });

@@ -283,7 +283,7 @@ describe.skipIf(unavailable !== null)("WriteBudget over PostgreSQL (two processe
       const pool = createPostgresPool({ url, maxConnections: 2 });
       pools.push(pool);
       return budget(clock, {
-        buckets: recording(new PostgresTokenBuckets({ pool }), granted),
+        buckets: recording(new PostgresTokenBuckets(pool), granted),
       });
     };
     const finals = track(clock, process());

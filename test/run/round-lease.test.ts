@@ -16,7 +16,7 @@ let store: SqliteRunStore;
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
   clock = new FakeClock();
-  store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+  store = temporary.track(await SqliteRunStore.open(temporary.path, clock));
 });
 afterEach(async () => {
   await temporary.remove();

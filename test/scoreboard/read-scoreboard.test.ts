@@ -18,7 +18,7 @@ afterEach(async () => {
 async function seeded(): Promise<{ store: SqliteRunStore; now: Date }> {
   directory = await temporaryStoreDirectory();
   const clock = new FakeClock(1_700_000_000_000);
-  const store = directory.track(await SqliteRunStore.open({ path: directory.path, clock }));
+  const store = directory.track(await SqliteRunStore.open(directory.path, clock));
   const { now } = await seedScoreboardStore(store, clock);
   return { store, now };
 }

@@ -21,7 +21,7 @@ let url = "";
 beforeAll(async () => {
   directory = await temporaryStoreDirectory();
   const clock = new FakeClock(1_700_000_000_000);
-  const store = directory.track(await SqliteRunStore.open({ path: directory.path, clock }));
+  const store = directory.track(await SqliteRunStore.open(directory.path, clock));
   const { now } = await seedScoreboardStore(store, clock, {
     title: '<script>alert("x")</script> & "quoted" @everyone',
   });

@@ -3,7 +3,7 @@ import type { PgBoss } from "pg-boss";
 import { type Clock, sleep, systemClock, waitAtMost } from "../../time/index.js";
 import { postgresOpenError } from "../store/postgres-open-error.js";
 import { createPostgresPool, describePostgresTarget } from "../store/postgres-pool.js";
-import { retryOnDeadlock } from "../store/retry-on-deadlock.js";
+import { deadlockRetries, retryOnDeadlock } from "../store/retry-on-deadlock.js";
 import { wakePriority } from "./fair-priority.js";
 import { HINT_CHANNEL, PostgresHintListener } from "./postgres-hint-listener.js";
 import type {
@@ -87,7 +87,10 @@ export class PgBossWorkQueue implements WorkQueue {
       await boss.start();
       // Another process's maintenance can deadlock with the queue's creation: retried.
       const name = options.queueName ?? DEFAULT_QUEUE;
-      await retryOnDeadlock(() => boss.createQueue(name, { policy: "short" }), { clock });
+      await retryOnDeadlock(
+        () => boss.createQueue(name, { policy: "short" }),
+        deadlockRetries(clock),
+      );
       const holder: { queue?: PgBossWorkQueue } = {};
       listener = await PostgresHintListener.start({
         url: options.url,

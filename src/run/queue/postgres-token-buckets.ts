@@ -6,11 +6,6 @@ import {
   type TokenBuckets,
 } from "./token-buckets.js";
 
-export interface PostgresTokenBucketsOptions {
-  /** A pool on the run store's database (migration 10 created `token_buckets`). */
-  pool: pg.Pool;
-}
-
 /*
  * One statement per take: the rows are locked in key order (two takers of the same keys queue
  * on the first, so they cannot deadlock), each refilled by the time elapsed since it was last
@@ -72,8 +67,9 @@ interface TakeRow {
 export class PostgresTokenBuckets implements TokenBuckets {
   private readonly pool: pg.Pool;
 
-  constructor(options: PostgresTokenBucketsOptions) {
-    this.pool = options.pool;
+  /** `pool`: on the run store's database (migration 10 created `token_buckets`). */
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
   }
 
   async take(requests: readonly BucketRequest[], now: number): Promise<BucketTake> {

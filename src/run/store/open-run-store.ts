@@ -5,12 +5,12 @@ import type { RunStore } from "./run-store.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
 import { StoreOpenError } from "./store-open-error.js";
 
-export interface OpenRunStoreOptions {
+/** Where the run store is: the two settings an operator gives. */
+export interface StoreLocation {
   /** GADFLY_DATABASE_URL: PostgreSQL when set (and not empty), SQLite otherwise. */
   databaseUrl?: string | undefined;
   /** GADFLY_DATA_DIR, resolved: the SQLite file lives here. */
   dataDir: string;
-  clock?: Pick<Clock, "now">;
 }
 
 /**
@@ -18,13 +18,12 @@ export interface OpenRunStoreOptions {
  * replicas, or the embedded SQLite file for one process. Throws
  * StoreOpenError with what the operator can do.
  */
-export async function openRunStore(options: OpenRunStoreOptions): Promise<RunStore> {
-  const clock = options.clock === undefined ? {} : { clock: options.clock };
-  const url = options.databaseUrl?.trim() ?? "";
-  if (url === "") {
-    const path = join(options.dataDir, "gadfly.sqlite");
-    return SqliteRunStore.open({ path, ...clock });
-  }
+export async function openRunStore(
+  location: StoreLocation,
+  clock?: Pick<Clock, "now">,
+): Promise<RunStore> {
+  const url = location.databaseUrl?.trim() ?? "";
+  if (url === "") return SqliteRunStore.open(join(location.dataDir, "gadfly.sqlite"), clock);
   if (!/^postgres(ql)?:\/\//i.test(url)) {
     throw new StoreOpenError(
       "GADFLY_DATABASE_URL",
@@ -32,5 +31,5 @@ export async function openRunStore(options: OpenRunStoreOptions): Promise<RunSto
       "GADFLY_DATABASE_URL must be a postgres:// or postgresql:// URL; unset it to use SQLite in GADFLY_DATA_DIR.",
     );
   }
-  return PostgresRunStore.open({ url, ...clock });
+  return PostgresRunStore.open({ url }, clock);
 }

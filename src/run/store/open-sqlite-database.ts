@@ -5,26 +5,23 @@ import { migrateSqlite } from "./migrate-sqlite.js";
 import { migrations } from "./migrations.js";
 import { StoreOpenError } from "./store-open-error.js";
 
-export interface OpenSqliteOptions {
-  path: string;
-  /** How long a write waits for another connection's lock before failing. */
-  busyTimeoutMs: number;
-  /** Recorded with each migration applied. */
-  now: number;
-}
-
 /**
  * Opens (creating if needed) and migrates the database, with WAL so readers
  * never block the writer, a busy timeout so concurrent writers queue instead
  * of failing, and foreign keys on. Every failure becomes a StoreOpenError.
  */
-export function openSqliteDatabase(options: OpenSqliteOptions): Database {
-  const { path } = options;
+export function openSqliteDatabase(
+  path: string,
+  /** How long a write waits for another connection's lock before failing. */
+  busyTimeoutMs: number,
+  /** Recorded with each migration applied. */
+  now: number,
+): Database {
   let database: Database | undefined;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    database = new BetterSqlite3(path, { timeout: options.busyTimeoutMs });
-    database.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
+    database = new BetterSqlite3(path, { timeout: busyTimeoutMs });
+    database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
     // The first statement reads the header: a file that is not a database fails here.
     const mode = database.pragma("journal_mode = WAL", { simple: true });
     if (mode !== "wal") {
@@ -40,7 +37,7 @@ export function openSqliteDatabase(options: OpenSqliteOptions): Database {
     // which then run again on resume (measured: ~90 ms of blocking per round with FULL).
     database.pragma("synchronous = NORMAL");
     database.pragma("foreign_keys = ON");
-    migrateSqlite(database, path, migrations, options.now);
+    migrateSqlite(database, path, migrations, now);
     return database;
   } catch (error) {
     database?.close();

@@ -7,17 +7,18 @@ const require = createRequire(import.meta.url);
 /** The `pg` module, loaded at the first call. */
 export const loadPg = (): typeof pg => require("pg") as typeof pg;
 
-export interface PostgresPoolOptions {
+/** Where a PostgreSQL pool connects, and how: the store, the queue and the doctor share it. */
+export interface PostgresConnection {
   /** `postgres://user:password@host:port/database`; the password never reaches a message. */
   url: string;
   /** Connections this process may hold; the server's max_connections is shared by every replica. */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /** How long connecting may take before the attempt fails. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** Shown in pg_stat_activity, so an operator can tell Gadfly's connections apart. */
-  applicationName?: string;
+  applicationName?: string | undefined;
   /** An idle connection dropped by the server; the next query reconnects. */
-  onIdleError?: (error: Error) => void;
+  onIdleError?: ((error: Error) => void) | undefined;
 }
 
 const INT8_OID = 20;
@@ -27,7 +28,7 @@ const INT8_OID = 20;
  * returns them: ids and epoch milliseconds stay far below 2^53. The parser is
  * set on this pool only, never globally, so other users of `pg` are unaffected.
  */
-export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
+export function createPostgresPool(options: PostgresConnection): pg.Pool {
   const { Pool, types } = loadPg();
   const pool = new Pool({
     connectionString: options.url,

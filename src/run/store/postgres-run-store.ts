@@ -20,6 +20,7 @@ import {
   createPostgresPool,
   describePostgresTarget,
   inTransaction,
+  type PostgresConnection,
   retryOnConnectionLoss,
 } from "./postgres-pool.js";
 import { retryOnDeadlock } from "./retry-on-deadlock.js";
@@ -85,23 +86,6 @@ import {
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
 
-export interface PostgresRunStoreOptions {
-  /** `postgres://…` (GADFLY_DATABASE_URL). */
-  url: string;
-  /**
-   * The store's clock (stamps); given, leases and due times follow it too (tests). Absent, they
-   * follow the database's clock, so workers whose clocks drift never disagree on a lease.
-   */
-  clock?: Pick<Clock, "now">;
-  /** Round ids; random UUIDs by default. */
-  newId?: () => string;
-  /** Connections this process may hold. */
-  maxConnections?: number;
-  connectTimeoutMs?: number;
-  /** An idle connection failed (e.g. the server restarted); the pool reconnects by itself. */
-  onIdleError?: (error: Error) => void;
-}
-
 const LIVE = "state IN ('queued', 'running')";
 /** The database's time in epoch ms, when no lease clock is given. */
 const DATABASE_NOW_MS = "(extract(epoch from now()) * 1000)::bigint";
@@ -128,34 +112,39 @@ export class PostgresRunStore implements RunStore {
   private readonly onIdleError: ((error: Error) => void) | undefined;
   private lockPool: pg.Pool | undefined;
 
-  /** Connects and migrates; throws StoreOpenError (without the password) when it cannot. */
-  static async open(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
-    const clock = options.clock ?? systemClock;
-    const target = describePostgresTarget(options.url);
-    const pool = createPostgresPool({
-      url: options.url,
-      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-      ...(options.connectTimeoutMs === undefined
-        ? {}
-        : { connectTimeoutMs: options.connectTimeoutMs }),
-      ...(options.onIdleError === undefined ? {} : { onIdleError: options.onIdleError }),
-    });
+  /**
+   * Connects and migrates; throws StoreOpenError (without the password) when it cannot. `clock`
+   * stamps what the store writes; given, leases and due times follow it too (tests). Absent, they
+   * follow the database's clock, so workers whose clocks drift never disagree on a lease.
+   */
+  static async open(
+    connection: PostgresConnection,
+    clock?: Pick<Clock, "now">,
+  ): Promise<PostgresRunStore> {
+    const stamps = clock ?? systemClock;
+    const target = describePostgresTarget(connection.url);
+    const pool = createPostgresPool(connection);
     try {
-      await retryOnDeadlock(() => applyPostgresMigrations(pool, target, migrations, clock.now()));
+      await retryOnDeadlock(() => applyPostgresMigrations(pool, target, migrations, stamps.now()));
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw postgresOpenError(target, error);
     }
-    return new PostgresRunStore(pool, options, clock);
+    return new PostgresRunStore(pool, connection, stamps, clock ?? null);
   }
 
-  private constructor(pool: pg.Pool, options: PostgresRunStoreOptions, clock: Pick<Clock, "now">) {
+  private constructor(
+    pool: pg.Pool,
+    connection: PostgresConnection,
+    clock: Pick<Clock, "now">,
+    leaseClock: Pick<Clock, "now"> | null,
+  ) {
     this.pool = pool;
     this.clock = clock;
-    this.leaseClock = options.clock ?? null;
-    this.newId = options.newId ?? randomUUID;
-    this.url = options.url;
-    this.onIdleError = options.onIdleError;
+    this.leaseClock = leaseClock;
+    this.newId = randomUUID;
+    this.url = connection.url;
+    this.onIdleError = connection.onIdleError;
   }
 
   /** For readiness probes: one round trip to the server. */
@@ -184,7 +173,7 @@ export class PostgresRunStore implements RunStore {
       url: this.url,
       maxConnections: 4,
       applicationName: "gadfly-trigger-locks",
-      ...(this.onIdleError === undefined ? {} : { onIdleError: this.onIdleError }),
+      onIdleError: this.onIdleError,
     });
     return inTransaction(this.lockPool, async (client) => {
       await client.query("SET LOCAL lock_timeout = '30s'");

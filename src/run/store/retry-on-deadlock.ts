@@ -1,13 +1,7 @@
-import { type Clock, sleep, systemClock } from "../../time/index.js";
+import { type RetryPolicy, retryPolicy } from "../../time/index.js";
 
 /** PostgreSQL's SQLSTATE for a transaction chosen as a deadlock's victim (and rolled back). */
 const DEADLOCK_DETECTED = "40P01";
-
-export interface RetryOnDeadlockOptions {
-  /** Tries in all, the first included. */
-  attempts?: number;
-  clock?: Pick<Clock, "setTimeout" | "clearTimeout">;
-}
 
 /**
  * Runs `work` again when PostgreSQL chose it as a deadlock's victim: its transaction was rolled
@@ -18,18 +12,21 @@ export interface RetryOnDeadlockOptions {
  */
 export async function retryOnDeadlock<T>(
   work: () => Promise<T>,
-  options: RetryOnDeadlockOptions = {},
+  policy: RetryPolicy = deadlockRetries(),
 ): Promise<T> {
-  const attempts = options.attempts ?? 5;
-  const clock = options.clock ?? systemClock;
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= attempts || !isDeadlock(error)) throw error;
-      await sleep(100 * 2 ** (attempt - 1), { clock });
+      if (attempt >= policy.attempts || !isDeadlock(error)) throw error;
+      await policy.wait(attempt);
     }
   }
+}
+
+/** Five tries, 100 ms after the first deadlock and twice as long after each next one. */
+export function deadlockRetries(clock?: Parameters<typeof retryPolicy>[3]): RetryPolicy {
+  return retryPolicy(5, 100, "doubling", clock);
 }
 
 function isDeadlock(error: unknown): boolean {

@@ -78,15 +78,8 @@ import {
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
 
-export interface SqliteRunStoreOptions {
-  /** The database file, e.g. `<GADFLY_DATA_DIR>/gadfly.sqlite`; its directory is created. */
-  path: string;
-  clock?: Pick<Clock, "now">;
-  /** Round ids; random UUIDs by default. */
-  newId?: () => string;
-  /** How long a write waits for another process's lock; 5 s by default. */
-  busyTimeoutMs?: number;
-}
+/** How long a write waits for another process's lock on the file. */
+const BUSY_TIMEOUT_MS = 5000;
 
 interface PullKey {
   owner: string;
@@ -118,15 +111,16 @@ export class SqliteRunStore implements RunStore {
   // Compiled once each: the per-lens and per-step writes run dozens of times a round.
   private readonly statements: StatementCache;
 
-  /** Opens or creates the store; throws StoreOpenError with what to do when it cannot. */
-  static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
-    const clock = options.clock ?? systemClock;
-    const database = openSqliteDatabase({
-      path: options.path,
-      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-      now: clock.now(),
-    });
-    return new SqliteRunStore(database, clock, options.newId ?? randomUUID);
+  /**
+   * Opens or creates the store in `path` (e.g. `<GADFLY_DATA_DIR>/gadfly.sqlite`, its directory
+   * created); throws StoreOpenError with what to do when it cannot.
+   */
+  static async open(
+    path: string,
+    clock: Pick<Clock, "now"> = systemClock,
+  ): Promise<SqliteRunStore> {
+    const database = openSqliteDatabase(path, BUSY_TIMEOUT_MS, clock.now());
+    return new SqliteRunStore(database, clock, randomUUID);
   }
 
   private constructor(database: Database, clock: Pick<Clock, "now">, newId: () => string) {

@@ -134,7 +134,7 @@ const pools: pg.Pool[] = [];
 function postgresBuckets(): PostgresTokenBuckets {
   const pool = createPostgresPool({ url, maxConnections: 4 });
   pools.push(pool);
-  return new PostgresTokenBuckets({ pool });
+  return new PostgresTokenBuckets(pool);
 }
 
 describe.skipIf(unavailable !== null)("PostgresTokenBuckets", () => {

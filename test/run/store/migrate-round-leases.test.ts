@@ -88,9 +88,7 @@ describe("migration 12, round leases (SQLite)", () => {
     for (const statement of insertRounds([])) database.exec(statement);
     database.close();
 
-    const store = temporary.track(
-      await SqliteRunStore.open({ path: temporary.path, clock: new FakeClock() }),
-    );
+    const store = temporary.track(await SqliteRunStore.open(temporary.path, new FakeClock()));
     const raw = new BetterSqlite3(temporary.path, { readonly: true });
     try {
       expect(raw.prepare(SELECT).all()).toEqual(EXPECTED);
@@ -118,7 +116,7 @@ describe.skipIf(postgresUnavailableReason() !== null)(
       try {
         expect(await applyPostgresMigrations(pool, "test", BEFORE, 0)).toBe(11);
         for (const statement of insertRounds([])) await pool.query(statement);
-        const store = await PostgresRunStore.open({ url, clock: new FakeClock() });
+        const store = await PostgresRunStore.open({ url }, new FakeClock());
         try {
           const { rows } = await pool.query(SELECT);
           expect(rows.map((row) => ({ ...row, lease_epoch: Number(row.lease_epoch) }))).toEqual(

@@ -61,7 +61,7 @@ describe("migrations", () => {
 
   it("apply from an empty data dir, in WAL mode with foreign keys on", async () => {
     const clock = new FakeClock();
-    const store = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+    const store = temporary.track(await SqliteRunStore.open(temporary.path, clock));
     expect(applied(temporary.path)).toEqual(
       migrations.map((migration) => ({
         version: migration.version,
@@ -85,13 +85,13 @@ describe("migrations", () => {
 
   it("are applied once: reopening changes nothing and keeps the data", async () => {
     const clock = new FakeClock();
-    const first = await SqliteRunStore.open({ path: temporary.path, clock });
+    const first = await SqliteRunStore.open(temporary.path, clock);
     await first.recordDelivery("d-1", "pull_request", new Date(clock.now()));
     await first.close();
     const before = applied(temporary.path);
 
     await clock.advanceAndSettle(60_000);
-    const second = temporary.track(await SqliteRunStore.open({ path: temporary.path, clock }));
+    const second = temporary.track(await SqliteRunStore.open(temporary.path, clock));
     expect(applied(temporary.path)).toEqual(before);
     expect(await second.recordDelivery("d-1", "pull_request", new Date(clock.now()))).toBe(
       "duplicate",
@@ -115,7 +115,7 @@ describe("migrations", () => {
   });
 
   it("refuse a database written by a newer Gadfly, naming the path and versions", async () => {
-    const store = await SqliteRunStore.open({ path: temporary.path });
+    const store = await SqliteRunStore.open(temporary.path);
     await store.close();
     const raw = new BetterSqlite3(temporary.path);
     const future = migrations.length + 1;
@@ -124,7 +124,7 @@ describe("migrations", () => {
       .run(future, "from the future");
     raw.close();
 
-    const opening = SqliteRunStore.open({ path: temporary.path });
+    const opening = SqliteRunStore.open(temporary.path);
     await expect(opening).rejects.toBeInstanceOf(StoreOpenError);
     await expect(opening).rejects.toMatchObject({
       reason: "newer-schema",

@@ -13,7 +13,7 @@ import {
 const runningAsRoot = process.getuid?.() === 0;
 
 async function openingError(path: string): Promise<StoreOpenError> {
-  const error = await SqliteRunStore.open({ path }).then(
+  const error = await SqliteRunStore.open(path).then(
     () => null,
     (caught: unknown) => caught,
   );
@@ -73,7 +73,7 @@ describe("opening the store", () => {
   });
 
   it.skipIf(runningAsRoot)("reports a read-only database file as not writable", async () => {
-    const store = await SqliteRunStore.open({ path: temporary.path });
+    const store = await SqliteRunStore.open(temporary.path);
     await store.close();
     await chmod(temporary.path, 0o444);
 

@@ -89,7 +89,7 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore.open", (
     const url = await server.createDatabase();
     const clock = new FakeClock();
     const stores = await Promise.all(
-      Array.from({ length: 4 }, () => PostgresRunStore.open({ url, clock, maxConnections: 2 })),
+      Array.from({ length: 4 }, () => PostgresRunStore.open({ url, maxConnections: 2 }, clock)),
     );
     try {
       const rows = await query<{ version: number; name: string }>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryOnDeadlock } from "../../../src/run/store/retry-on-deadlock.js";
+import { deadlockRetries, retryOnDeadlock } from "../../../src/run/store/retry-on-deadlock.js";
 import { FakeClock } from "../../helpers/fake-clock.js";
 
 /** An error as `pg` reports a transaction chosen as a deadlock's victim. */
@@ -9,14 +9,11 @@ describe("retryOnDeadlock", () => {
   it("runs the work again after a deadlock, waiting 100 ms then 200 ms, and returns its result", async () => {
     const clock = new FakeClock();
     let calls = 0;
-    const result = retryOnDeadlock(
-      async () => {
-        calls += 1;
-        if (calls < 3) throw deadlock();
-        return "migrated";
-      },
-      { clock },
-    );
+    const result = retryOnDeadlock(async () => {
+      calls += 1;
+      if (calls < 3) throw deadlock();
+      return "migrated";
+    }, deadlockRetries(clock));
     await clock.advanceAndSettle(0);
     expect(calls).toBe(1);
     await clock.advanceAndSettle(99);
@@ -48,7 +45,7 @@ describe("retryOnDeadlock", () => {
         calls += 1;
         throw deadlock();
       },
-      { clock, attempts: 3 },
+      { ...deadlockRetries(clock), attempts: 3 },
     );
     const settled = result.catch((error: unknown) => error);
     await clock.advanceAndSettle(0);

@@ -54,7 +54,7 @@ let temporary: TemporaryStoreDirectory;
 beforeEach(async () => {
   temporary = await temporaryStoreDirectory();
   // Created here, so the children race on writes rather than on creating the file.
-  await (await SqliteRunStore.open({ path: temporary.path })).close();
+  await (await SqliteRunStore.open(temporary.path)).close();
 });
 
 afterEach(async () => {
@@ -85,7 +85,7 @@ describe("SqliteRunStore across processes", () => {
     const rounds = results.flatMap((result) => result.createdRounds);
     expect(rounds).toHaveLength(count);
 
-    const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+    const store = temporary.track(await SqliteRunStore.open(temporary.path));
     const due = await store.dueRounds();
     expect(due.map((entry) => entry.roundId).sort()).toEqual([...rounds].sort());
     const pulls = await Promise.all(
@@ -100,7 +100,7 @@ describe("SqliteRunStore across processes", () => {
     expect(signal).toBe("SIGKILL");
     const roundId = stdout.trim();
 
-    const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+    const store = temporary.track(await SqliteRunStore.open(temporary.path));
     expect((await store.dueRounds()).map((entry) => entry.roundId)).toEqual([roundId]);
     expect(await store.findRound(roundId)).toMatchObject({
       state: "running",

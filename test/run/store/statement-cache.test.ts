@@ -36,7 +36,7 @@ describe("SqliteRunStore statements", () => {
   it("compiles nothing more for a round's second and later lens runs, transcripts and publish steps", async () => {
     const temporary = await temporaryStoreDirectory();
     try {
-      const store = temporary.track(await SqliteRunStore.open({ path: temporary.path }));
+      const store = temporary.track(await SqliteRunStore.open(temporary.path));
       const roundId = await startRunningRound(store, 1);
       const lens = async (name: string) => {
         await store.markLensRunning(roundId, "m", name);

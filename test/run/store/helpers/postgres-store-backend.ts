@@ -33,7 +33,7 @@ export function postgresStoreBackend(databaseUrl: () => string): RunStoreBackend
       };
       return {
         async open(clock) {
-          const store = await PostgresRunStore.open({ url, clock, maxConnections: 4 });
+          const store = await PostgresRunStore.open({ url, maxConnections: 4 }, clock);
           opened.push(store);
           return store;
         },

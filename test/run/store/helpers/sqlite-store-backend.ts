@@ -13,8 +13,7 @@ export const sqliteStoreBackend: RunStoreBackend = {
   async fixture() {
     const temporary = await temporaryStoreDirectory();
     return {
-      open: async (clock) =>
-        temporary.track(await SqliteRunStore.open({ path: temporary.path, clock })),
+      open: async (clock) => temporary.track(await SqliteRunStore.open(temporary.path, clock)),
       async insertRawRound(round) {
         const raw = new BetterSqlite3(temporary.path);
         try {

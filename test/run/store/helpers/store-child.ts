@@ -11,7 +11,7 @@ import { sampleLensReport } from "../../../builders/lens-report.js";
 
 const [command, path, count] = process.argv.slice(2);
 if (path === undefined) throw new Error("usage: store-child.ts race|crash <path> [count]");
-const store = await SqliteRunStore.open({ path });
+const store = await SqliteRunStore.open(path);
 const repo = { owner: "octo-org", repo: "widgets" };
 
 if (command === "race") {
