@@ -82,7 +82,7 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
     const whoAmI = appIdentity(async () => (await app.auth()) as GitHubClient);
     const { onRound: _onRound, workers: _workers, operations: _operations, ...shared } = options;
     const permissions =
-      options.permissions ?? new PermissionCache<TriggerDecision>({ clock: options.clock });
+      options.permissions ?? new PermissionCache<TriggerDecision>(options.clock);
     const services: RoundServices = { ...shared, queue, permissions };
     const dependencies = async (log: RoundDependencies["log"]) =>
       roundDependencies(services, await whoAmI(), log);

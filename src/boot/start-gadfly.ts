@@ -184,7 +184,7 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     }),
     metrics,
     conventionCache: new ConventionCache(),
-    permissions: new PermissionCache<TriggerDecision>({ clock: systemClock }),
+    permissions: new PermissionCache<TriggerDecision>(systemClock),
     seenReactions: new SeenReactions(),
     agentIsolation: agentIsolation.level,
     ...(killPoint === undefined ? {} : { killPoint }),

@@ -84,10 +84,7 @@ export async function startRoundWorkers(options: {
       metrics?.round("failed");
     },
   });
-  await queue.work(handler, {
-    concurrency: options.concurrency,
-    onHint: (roundId) => options.registry.hint(roundId),
-  });
+  await queue.work(handler, options.concurrency, (roundId) => options.registry.hint(roundId));
   if (options.singleProcess) await store.expireLeases(owner);
   const sweeper: Sweeper = startSweeper({
     store,

@@ -5,12 +5,6 @@ export const PERMISSION_TTL_MS = 60_000;
 /** Distinct (installation, repository, login) entries kept; the oldest go first. */
 export const PERMISSION_CACHE_ENTRIES = 1_000;
 
-export interface PermissionCacheOptions {
-  clock: Pick<Clock, "now">;
-  ttlMs?: number;
-  maxEntries?: number;
-}
-
 /**
  * Answers of the repository permission API, kept briefly so that a burst of
  * `@gadfly review` comments costs one request per person, not one each. Only
@@ -23,10 +17,10 @@ export class PermissionCache<Value> {
   readonly #ttlMs: number;
   readonly #maxEntries: number;
 
-  constructor(options: PermissionCacheOptions) {
-    this.#clock = options.clock;
-    this.#ttlMs = options.ttlMs ?? PERMISSION_TTL_MS;
-    this.#maxEntries = Math.max(1, options.maxEntries ?? PERMISSION_CACHE_ENTRIES);
+  constructor(clock: Pick<Clock, "now">, maxEntries = PERMISSION_CACHE_ENTRIES) {
+    this.#clock = clock;
+    this.#ttlMs = PERMISSION_TTL_MS;
+    this.#maxEntries = Math.max(1, maxEntries);
   }
 
   get size(): number {

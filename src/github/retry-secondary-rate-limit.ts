@@ -7,21 +7,16 @@ import { type Clock, sleep } from "../time/index.js";
 export interface RateLimitWait {
   signal?: AbortSignal;
   clock?: Pick<Clock, "setTimeout" | "clearTimeout">;
-}
-
-export interface SecondaryRateLimitRetryOptions extends RateLimitWait {
-  /** Attempts after the first. */
-  retries: number;
-  /** A longer wait than this is not waited out: the error is rethrown. */
-  maxWaitMs: number;
   /** Replaces the clock's wait entirely (tests record the waits asked for). */
   sleep?: (milliseconds: number) => Promise<void>;
 }
 
 /** GitHub asks for at least a minute when it names no wait. */
 const UNNAMED_WAIT_MS = 60_000;
-
-const defaults: SecondaryRateLimitRetryOptions = { retries: 2, maxWaitMs: 60_000 };
+/** Tries after the first. */
+const RETRIES = 2;
+/** A longer wait than this is not waited out: the error is rethrown. */
+const MAX_WAIT_MS = 60_000;
 
 /**
  * Runs a GitHub write again when GitHub refused it with its secondary rate
@@ -32,17 +27,16 @@ const defaults: SecondaryRateLimitRetryOptions = { retries: 2, maxWaitMs: 60_000
  */
 export async function retrySecondaryRateLimit<T>(
   operation: () => Promise<T>,
-  options: Partial<SecondaryRateLimitRetryOptions> = {},
+  options: RateLimitWait = {},
 ): Promise<T> {
-  const settings = { ...defaults, ...options };
   for (let attempt = 0; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
       const wait = secondaryRateLimitWait(error);
-      if (wait === null || attempt >= settings.retries || wait > settings.maxWaitMs) throw error;
-      await (settings.sleep?.(wait) ??
-        sleep(wait, { signal: settings.signal, clock: settings.clock }));
+      if (wait === null || attempt >= RETRIES || wait > MAX_WAIT_MS) throw error;
+      await (options.sleep?.(wait) ??
+        sleep(wait, { signal: options.signal, clock: options.clock }));
     }
   }
 }

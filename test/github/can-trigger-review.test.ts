@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   clock = new FakeClock();
-  cache = new PermissionCache<TriggerDecision>({ clock });
+  cache = new PermissionCache<TriggerDecision>(clock);
 });
 
 describe("canTriggerReview", () => {
@@ -142,7 +142,7 @@ describe("canTriggerReview with Probot's own retries (as in production)", () => 
 
 describe("PermissionCache", () => {
   it("holds at most maxEntries, dropping the oldest", () => {
-    const small = new PermissionCache<string>({ clock, maxEntries: 2 });
+    const small = new PermissionCache<string>(clock, 2);
     small.set("a", "1");
     small.set("b", "2");
     small.set("c", "3");

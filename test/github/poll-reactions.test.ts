@@ -80,7 +80,7 @@ async function reviewedPullRequest(seenReactions?: SeenReactions) {
   if (first === undefined || second === undefined) throw new Error("review without comments");
   await store.savePostedInline(REPO, pr.number, "fa", first.id);
   await store.savePostedInline(REPO, pr.number, "fb", second.id);
-  const permissions = new PermissionCache<TriggerDecision>({ clock: new FakeClock() });
+  const permissions = new PermissionCache<TriggerDecision>(new FakeClock());
   const poll = () =>
     pollReactions(
       octokit,

@@ -30,7 +30,7 @@ export function roundDependencies(
     queue: new RecordingQueue(),
     limiter: createReviewerLimiter(1),
     registry: new RoundRegistry(),
-    permissions: new PermissionCache<TriggerDecision>({ clock: systemClock }),
+    permissions: new PermissionCache<TriggerDecision>(systemClock),
     lenses: [],
     clock: systemClock,
     boardIntervalMs: 0,

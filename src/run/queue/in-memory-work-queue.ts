@@ -1,13 +1,6 @@
 import { type Clock, systemClock, waitAtMost } from "../../time/index.js";
 import { wakePriority } from "./fair-priority.js";
-import type {
-  EnqueueOptions,
-  JobHandler,
-  QueueDepth,
-  RoundJob,
-  WorkOptions,
-  WorkQueue,
-} from "./work-queue.js";
+import type { EnqueueOptions, JobHandler, QueueDepth, RoundJob, WorkQueue } from "./work-queue.js";
 
 export interface InMemoryWorkQueueOptions {
   clock?: Pick<Clock, "now" | "setTimeout" | "clearTimeout">;
@@ -66,11 +59,15 @@ export class InMemoryWorkQueue implements WorkQueue {
     return true;
   }
 
-  async work(handler: JobHandler, options: WorkOptions): Promise<void> {
+  async work(
+    handler: JobHandler,
+    concurrency: number,
+    onHint?: (roundId: string) => void,
+  ): Promise<void> {
     if (this.handler !== null) throw new Error("work() was already called on this queue");
     this.handler = handler;
-    this.onHint = options.onHint;
-    this.concurrency = Math.max(1, options.concurrency);
+    this.onHint = onHint;
+    this.concurrency = Math.max(1, concurrency);
     this.pump();
   }
 

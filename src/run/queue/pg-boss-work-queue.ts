@@ -6,14 +6,7 @@ import { createPostgresPool, describePostgresTarget } from "../store/postgres-po
 import { deadlockRetries, retryOnDeadlock } from "../store/retry-on-deadlock.js";
 import { wakePriority } from "./fair-priority.js";
 import { HINT_CHANNEL, PostgresHintListener } from "./postgres-hint-listener.js";
-import type {
-  EnqueueOptions,
-  JobHandler,
-  QueueDepth,
-  RoundJob,
-  WorkOptions,
-  WorkQueue,
-} from "./work-queue.js";
+import type { EnqueueOptions, JobHandler, QueueDepth, RoundJob, WorkQueue } from "./work-queue.js";
 
 export interface PgBossWorkQueueOptions {
   /** The run store's database (GADFLY_DATABASE_URL). */
@@ -162,10 +155,14 @@ export class PgBossWorkQueue implements WorkQueue {
     return id !== null;
   }
 
-  async work(handler: JobHandler, options: WorkOptions): Promise<void> {
+  async work(
+    handler: JobHandler,
+    concurrency: number,
+    onHint?: (roundId: string) => void,
+  ): Promise<void> {
     if (this.loop !== null) throw new Error("work() was already called on this queue");
-    this.onHint = options.onHint;
-    this.loop = this.takeJobs(handler, Math.max(1, options.concurrency));
+    this.onHint = onHint;
+    this.loop = this.takeJobs(handler, Math.max(1, concurrency));
   }
 
   async hint(roundId: string): Promise<void> {

@@ -37,13 +37,6 @@ export interface EnqueueOptions {
   resume?: boolean;
 }
 
-export interface WorkOptions {
-  /** Wake-ups this process handles at once (rounds it runs at once). */
-  concurrency: number;
-  /** A round may have been cancelled by another process: tell its holder here to look. */
-  onHint?: (roundId: string) => void;
-}
-
 /**
  * The dispatch of round wake-ups, shared by every receiver and worker. It never decides a round's
  * fate: no attempts, no retries, no failure of its own (the run store's state machine,
@@ -54,8 +47,12 @@ export interface WorkOptions {
 export interface WorkQueue {
   /** Sends a wake-up; false when one for the round was already waiting (idempotent). */
   enqueue(job: RoundJob, options?: EnqueueOptions): Promise<boolean>;
-  /** Starts taking wake-ups, at most `concurrency` at once in this process; call once. */
-  work(handler: JobHandler, options: WorkOptions): Promise<void>;
+  /**
+   * Starts taking wake-ups, at most `concurrency` at once in this process (the rounds it runs at
+   * once); call once. `onHint`: a round may have been cancelled by another process, and its
+   * holder here should look.
+   */
+  work(handler: JobHandler, concurrency: number, onHint?: (roundId: string) => void): Promise<void>;
   /**
    * Tells whichever process holds the round to read its state now (the receiver just cancelled
    * it in the store): a hint, lost harmlessly if no one listens (the holder's lease renewal reads

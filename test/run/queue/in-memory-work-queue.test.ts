@@ -14,12 +14,9 @@ describe("InMemoryWorkQueue", () => {
       const clock = new FakeClock();
       const queue = new InMemoryWorkQueue({ clock });
       const taken: string[] = [];
-      await queue.work(
-        async ({ job }) => {
-          taken.push(job.roundId);
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async ({ job }) => {
+        taken.push(job.roundId);
+      }, 1);
       return { clock, queue, taken };
     }
 

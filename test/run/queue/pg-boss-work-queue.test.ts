@@ -81,13 +81,10 @@ describe.skipIf(postgresUnavailableReason() !== null)("PgBossWorkQueue", () => {
       // A duplicate delivery at another receiver, while the wake-up waits, sends nothing more.
       expect(await workers[0]?.enqueue({ roundId: "round-3", installationId: 0 })).toBe(false);
       for (const [index, worker] of workers.entries()) {
-        await worker.work(
-          async ({ job }) => {
-            runs.push({ roundId: job.roundId, worker: index });
-            await new Promise((resolve) => setTimeout(resolve, 5));
-          },
-          { concurrency: 3 },
-        );
+        await worker.work(async ({ job }) => {
+          runs.push({ roundId: job.roundId, worker: index });
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }, 3);
       }
       await eventually("every round ran", () => runs.length >= ids.length);
       await eventually("the queue emptied", async () => {
@@ -101,13 +98,10 @@ describe.skipIf(postgresUnavailableReason() !== null)("PgBossWorkQueue", () => {
       freshQueueName();
       const leaving = await openQueue();
       const taken = deferred<TakenJob>();
-      await leaving.work(
-        async (job) => {
-          taken.resolve(job);
-          await new Promise((resolve) => job.signal.addEventListener("abort", resolve));
-        },
-        { concurrency: 1 },
-      );
+      await leaving.work(async (job) => {
+        taken.resolve(job);
+        await new Promise((resolve) => job.signal.addEventListener("abort", resolve));
+      }, 1);
       await leaving.enqueue({ roundId: "deploy", installationId: 1 });
       const first = await taken.promise;
       expect(await wakeUps("deploy")).toEqual([{ state: "completed", retry_count: 0 }]);
@@ -126,12 +120,9 @@ describe.skipIf(postgresUnavailableReason() !== null)("PgBossWorkQueue", () => {
       opened.splice(opened.indexOf(receiver), 1);
       const restarted = await openQueue();
       const taken: number[] = [];
-      await restarted.work(
-        async () => {
-          taken.push(Date.now());
-        },
-        { concurrency: 1 },
-      );
+      await restarted.work(async () => {
+        taken.push(Date.now());
+      }, 1);
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(taken).toEqual([]);
       expect(await wakeUps("settling")).toEqual([{ state: "created", retry_count: 0 }]);
@@ -144,10 +135,11 @@ describe.skipIf(postgresUnavailableReason() !== null)("PgBossWorkQueue", () => {
       const receiver = await openQueue();
       const holder = await openQueue();
       const hints: string[] = [];
-      await holder.work(async () => undefined, {
-        concurrency: 1,
-        onHint: (roundId) => hints.push(roundId),
-      });
+      await holder.work(
+        async () => undefined,
+        1,
+        (roundId) => hints.push(roundId),
+      );
       await receiver.hint("pushed-over");
       await eventually("the holder heard it", () => hints.includes("pushed-over"), 3000);
     });

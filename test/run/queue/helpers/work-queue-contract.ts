@@ -35,12 +35,9 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       expect(await queue.enqueue(job("r-1"))).toBe(true);
       expect(await queue.enqueue(job("r-1"))).toBe(false);
       await queue.enqueue(job("r-2", B));
-      await queue.work(
-        async ({ job: taken }) => {
-          woken.push(taken.roundId);
-        },
-        { concurrency: 2 },
-      );
+      await queue.work(async ({ job: taken }) => {
+        woken.push(taken.roundId);
+      }, 2);
       await eventually("both rounds were woken", () => woken.length === 2);
       await eventually("the queue emptied", async () => {
         const depth = await queue.depth();
@@ -54,12 +51,9 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       await queue.enqueue(job("b-0", B));
       await queue.enqueue(job("b-1", B));
       const order: string[] = [];
-      await queue.work(
-        async ({ job: taken }) => {
-          order.push(taken.roundId);
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async ({ job: taken }) => {
+        order.push(taken.roundId);
+      }, 1);
       await eventually("all 22 ran", () => order.length === 22);
       // Round-robin: A's first, B's first, A's second, B's second, then the rest of A's.
       expect(order.slice(0, 4)).toEqual(["a-0", "b-0", "a-1", "b-1"]);
@@ -73,12 +67,9 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       await queue.enqueue(job("crashed", A), { resume: true });
       await queue.enqueue(job("later", A));
       const order: string[] = [];
-      await queue.work(
-        async ({ job: taken }) => {
-          order.push(taken.roundId);
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async ({ job: taken }) => {
+        order.push(taken.roundId);
+      }, 1);
       await eventually("all 7 ran", () => order.length === 7);
       expect(order[0]).toBe("crashed");
       expect(order.slice(1)).not.toContain("crashed");
@@ -89,13 +80,10 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       for (const id of ["d-1", "d-2", "d-3"]) await queue.enqueue(job(id));
       expect((await queue.depth()).queued).toBe(3);
       let started = 0;
-      await queue.work(
-        async () => {
-          started++;
-          await hold.promise;
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async () => {
+        started++;
+        await hold.promise;
+      }, 1);
       await eventually("one started", () => started === 1);
       await eventually("two wait, one runs", async () => {
         const depth = await queue.depth();
@@ -109,13 +97,10 @@ export function workQueueContract(backend: WorkQueueBackend): void {
     it("never delivers a wake-up again because its handler failed: the store decides what follows", async () => {
       let calls = 0;
       await queue.enqueue(job("flaky"));
-      await queue.work(
-        async () => {
-          calls++;
-          throw new Error("GitHub is down");
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async () => {
+        calls++;
+        throw new Error("GitHub is down");
+      }, 1);
       await eventually("woken once", () => calls === 1);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(calls).toBe(1);
@@ -130,12 +115,9 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       const enqueuedAt = Date.now();
       expect(await queue.enqueue(job("settling"), { delayMs: 400 })).toBe(true);
       expect(await queue.enqueue(job("settling"), { delayMs: 60_000 })).toBe(false);
-      await queue.work(
-        async ({ job: round }) => {
-          taken.push({ roundId: round.roundId, at: Date.now() });
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async ({ job: round }) => {
+        taken.push({ roundId: round.roundId, at: Date.now() });
+      }, 1);
       await eventually("the delayed round is woken", () => taken.length === 1);
       expect(taken[0]?.roundId).toBe("settling");
       expect((taken[0]?.at ?? 0) - enqueuedAt).toBeGreaterThanOrEqual(350);
@@ -144,12 +126,9 @@ export function workQueueContract(backend: WorkQueueBackend): void {
     it("brings a waiting wake-up forward when asked for one without delay", async () => {
       const taken: string[] = [];
       await queue.enqueue(job("quiet"), { delayMs: 60_000 });
-      await queue.work(
-        async ({ job: round }) => {
-          taken.push(round.roundId);
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async ({ job: round }) => {
+        taken.push(round.roundId);
+      }, 1);
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(taken).toEqual([]);
       expect((await queue.depth()).queued).toBe(1);
@@ -160,10 +139,11 @@ export function workQueueContract(backend: WorkQueueBackend): void {
 
     it("passes a hint to whoever works the queue", async () => {
       const hints: string[] = [];
-      await queue.work(async () => undefined, {
-        concurrency: 1,
-        onHint: (roundId) => hints.push(roundId),
-      });
+      await queue.work(
+        async () => undefined,
+        1,
+        (roundId) => hints.push(roundId),
+      );
       await queue.hint("superseded-round");
       await eventually("the hint arrived", () => hints.includes("superseded-round"));
     });
@@ -172,14 +152,11 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       const seen: string[] = [];
       let signal: AbortSignal | undefined;
       await queue.enqueue(job("long"));
-      await queue.work(
-        async ({ job: taken, signal: jobSignal }) => {
-          seen.push(taken.roundId);
-          signal = jobSignal;
-          await new Promise((resolve) => jobSignal.addEventListener("abort", resolve));
-        },
-        { concurrency: 1 },
-      );
+      await queue.work(async ({ job: taken, signal: jobSignal }) => {
+        seen.push(taken.roundId);
+        signal = jobSignal;
+        await new Promise((resolve) => jobSignal.addEventListener("abort", resolve));
+      }, 1);
       await eventually("the round runs", () => signal !== undefined);
       await queue.enqueue(job("next"));
       await queue.stop(2000);
