@@ -81,8 +81,7 @@ export function gadflyApp(options: GadflyAppOptions): ApplicationFunction {
     if (options.operations !== undefined) appOptions?.addHandler(options.operations);
     const whoAmI = appIdentity(async () => (await app.auth()) as GitHubClient);
     const { onRound: _onRound, workers: _workers, operations: _operations, ...shared } = options;
-    const permissions =
-      options.permissions ?? new PermissionCache<TriggerDecision>(options.clock);
+    const permissions = options.permissions ?? new PermissionCache<TriggerDecision>(options.clock);
     const services: RoundServices = { ...shared, queue, permissions };
     const dependencies = async (log: RoundDependencies["log"]) =>
       roundDependencies(services, await whoAmI(), log);
