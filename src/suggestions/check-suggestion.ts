@@ -82,7 +82,9 @@ export async function checkSuggestion(
   }
   const after = await syntax.count(file, result);
   if (after !== null && after.errors > before.errors) {
-    const at = after.firstErrorLine === undefined ? "" : ` (first at line ${after.firstErrorLine})`;
+    // The first error from the replaced lines on: the head's own may come before.
+    const near = after.errorLines.find((at) => at >= line) ?? after.errorLines[0];
+    const at = near === undefined ? "" : ` (first at line ${near})`;
     return fail(
       `the file would no longer parse as ${before.grammar}: ${after.errors - before.errors} syntax error${after.errors - before.errors === 1 ? "" : "s"} more than the head has${at}.`,
     );

@@ -47,9 +47,12 @@ export interface SyntaxCount {
   grammar: string;
   /** ERROR and MISSING nodes of the tree: 0 for text that parses. */
   errors: number;
-  /** The first such node's line (1-based), when there is one. */
-  firstErrorLine?: number;
+  /** The lines (1-based) such nodes start on, in order, at most MAX_ERROR_LINES of them. */
+  errorLines: number[];
 }
+
+/** Error lines kept per parse: enough to point at the one a change added. */
+const MAX_ERROR_LINES = 100;
 
 /**
  * Counts a file's syntax errors with tree-sitter. Grammars are loaded lazily, each at most once
@@ -111,24 +114,22 @@ export class SyntaxChecker {
 }
 
 /** ERROR and MISSING nodes, walked with a cursor (no recursion: a hostile file may nest deeply). */
-function countErrors(root: Node): { errors: number; firstErrorLine?: number } {
-  if (!root.hasError) return { errors: 0 };
+function countErrors(root: Node): { errors: number; errorLines: number[] } {
+  const errorLines: number[] = [];
+  if (!root.hasError) return { errors: 0, errorLines };
   let errors = 0;
-  let firstErrorLine: number | undefined;
   const cursor = root.walk();
   try {
     for (;;) {
       const node = cursor.currentNode;
       if (node.isError || node.isMissing) {
         errors++;
-        firstErrorLine ??= node.startPosition.row + 1;
+        if (errorLines.length < MAX_ERROR_LINES) errorLines.push(node.startPosition.row + 1);
       }
       // Only a subtree that holds an error is entered.
       if (node.hasError && cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          return firstErrorLine === undefined ? { errors } : { errors, firstErrorLine };
-        }
+        if (!cursor.gotoParent()) return { errors, errorLines };
       }
     }
   } finally {
