@@ -11,12 +11,7 @@ import { headRead, indexWithHunks, LANGUAGE_SAMPLES } from "./suggestion-fixture
 
 const syntax = new SyntaxChecker();
 
-function candidate(
-  file: string,
-  line: number,
-  endLine: number,
-  text: string,
-): SuggestionCandidate {
+function candidate(file: string, line: number, endLine: number, text: string): SuggestionCandidate {
   return { file, line, endLine, text, supporters: ["model-a"] };
 }
 
@@ -55,10 +50,18 @@ describe("checkSuggestion on each shipped language", () => {
     });
 
     it(`refuses a fix that breaks ${sample.grammar} syntax, saying so`, async () => {
-      const outcome = await check(sample.file, sample.text, sample.line, sample.line, sample.broken);
+      const outcome = await check(
+        sample.file,
+        sample.text,
+        sample.line,
+        sample.line,
+        sample.broken,
+      );
       expect(outcome.kind).toBe("failed");
       expect(reasonOf(outcome)).toMatch(
-        new RegExp(`no longer parse as ${sample.grammar}: \\d+ syntax errors? more than the head has`),
+        new RegExp(
+          `no longer parse as ${sample.grammar}: \\d+ syntax errors? more than the head has`,
+        ),
       );
     });
   }
@@ -117,7 +120,9 @@ describe("checkSuggestion: what GitHub can apply", () => {
 
   it("refuses a diff written instead of code, the code as it is, and hidden characters", async () => {
     expect(reasonOf(await check("x.ts", head, 3, 3, "-c();\n+c2();"))).toContain("reads as a diff");
-    expect(reasonOf(await check("x.ts", head, 3, 3, "c();"))).toBe("it is the code as it already is.");
+    expect(reasonOf(await check("x.ts", head, 3, 3, "c();"))).toBe(
+      "it is the code as it already is.",
+    );
     expect(reasonOf(await check("x.ts", head, 3, 3, "c(/*\u202e*/);"))).toContain(
       "invisible or bidirectional control characters",
     );

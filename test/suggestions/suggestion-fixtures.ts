@@ -1,9 +1,18 @@
 import { ChangedLineIndex, type DiffFile } from "../../src/diff/index.js";
 import { headFile } from "../../src/suggestions/index.js";
 
-/** A diff index whose file `path` has one hunk per [start, end] of new-side lines (all added). */
-export function indexWithHunks(path: string, ranges: [number, number][]): ChangedLineIndex {
-  const file: DiffFile = {
+/** A diff index whose files (`paths`) have one hunk per [start, end] of new-side lines (all added). */
+export function indexWithHunks(
+  paths: string | string[],
+  ranges: [number, number][],
+): ChangedLineIndex {
+  return ChangedLineIndex.fromFiles(
+    (typeof paths === "string" ? [paths] : paths).map((path) => diffFile(path, ranges)),
+  );
+}
+
+function diffFile(path: string, ranges: [number, number][]): DiffFile {
+  return {
     path,
     oldPath: path,
     newPath: path,
@@ -28,7 +37,6 @@ export function indexWithHunks(path: string, ranges: [number, number][]): Change
     additions: 0,
     deletions: 0,
   };
-  return ChangedLineIndex.fromFiles([file]);
 }
 
 /** The head read the check takes, from a file's text. */
