@@ -103,5 +103,6 @@ export function contractEntry(finding: LensFinding): Record<string, unknown> {
     title: finding.title,
     body: finding.body,
     ...(finding.lens === undefined ? {} : { lens: finding.lens }),
+    ...(finding.suggestion === undefined ? {} : { suggestion: finding.suggestion }),
   };
 }

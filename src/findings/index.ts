@@ -28,6 +28,7 @@ export {
   Confidence,
   FINDINGS_FENCE_INFO,
   type LensFinding,
+  MAX_SUGGESTION_CHARS,
   SEVERITY_RANK,
   Severity,
   Verdict,

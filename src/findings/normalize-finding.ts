@@ -1,4 +1,4 @@
-import { type Confidence, LensFinding, type Severity } from "./schema.js";
+import { type Confidence, LensFinding, MAX_SUGGESTION_CHARS, type Severity } from "./schema.js";
 
 const SEVERITY_ALIASES: Record<string, Severity> = {
   high: "high",
@@ -69,13 +69,19 @@ const KEY_ALIASES: Record<string, string> = {
   rationale: "body",
   lens: "lens",
   outsidelens: "lens",
+  suggestion: "suggestion",
+  suggestedcode: "suggestion",
+  suggestedchange: "suggestion",
+  replacement: "suggestion",
 };
 
 /**
  * A finding, with the lens its entry named when it named one (read by outside-lens.ts), or why
  * the entry could not be used.
  */
-export type NormalizeResult = { finding: LensFinding; lens?: string } | { problem: string };
+export type NormalizeResult =
+  | { finding: LensFinding; lens?: string; note?: string }
+  | { problem: string };
 
 /** Turns one raw block entry into a finding, or says why it cannot. Never guesses a location. */
 export function normalizeFinding(raw: unknown, index: number): NormalizeResult {
@@ -123,6 +129,7 @@ export function normalizeFinding(raw: unknown, index: number): NormalizeResult {
   if (title === "" && body === "") {
     return { problem: `${where} (${file}:${lines.line}): no title or body` };
   }
+  const suggestion = readSuggestion(fields.suggestion);
   const parsed = LensFinding.safeParse({
     file,
     line: lines.line,
@@ -131,13 +138,34 @@ export function normalizeFinding(raw: unknown, index: number): NormalizeResult {
     confidence,
     title: title === "" ? firstSentence(body) : title,
     body,
+    ...(typeof suggestion === "string" ? { suggestion } : {}),
   });
   if (!parsed.success) {
     return { problem: `${where}: ${parsed.error.issues[0]?.message ?? "invalid"}` };
   }
+  // A suggestion that cannot be used costs the finding nothing: it is kept without one, said.
+  const note =
+    typeof suggestion === "object"
+      ? { note: `suggestion left out (${where}, ${file}:${lines.line}): ${suggestion.problem}` }
+      : {};
   return typeof fields.lens === "string" && fields.lens.trim() !== ""
-    ? { finding: parsed.data, lens: fields.lens }
-    : { finding: parsed.data };
+    ? { finding: parsed.data, lens: fields.lens, ...note }
+    : { finding: parsed.data, ...note };
+}
+
+/**
+ * A finding's `suggestion`: a string, unwrapped from one ```` ``` ```` fence around it (a model
+ * writing it as markdown; the contract asks for none). Absent (undefined) when the entry has none
+ * or null; a problem when it cannot be replacement text.
+ */
+function readSuggestion(value: unknown): string | undefined | { problem: string } {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") return { problem: "not a string" };
+  if (value.length > MAX_SUGGESTION_CHARS) {
+    return { problem: `longer than ${MAX_SUGGESTION_CHARS} characters` };
+  }
+  const fenced = /^\s*(`{3,}|~{3,})[^\n`]*\r?\n([\s\S]*?)\r?\n?\1\s*$/.exec(value);
+  return fenced === null ? value : (fenced[2] ?? "");
 }
 
 function normalizePath(value: string | undefined): string | null {

@@ -71,6 +71,7 @@ export function parseLensAnswer(text: string, context?: LensContext): LensAnswer
       return;
     }
     let { finding } = result;
+    if (result.note !== undefined) problems.push(result.note);
     const where = `finding ${index + 1} (${finding.file}:${finding.line})`;
     const key = `${finding.file}\u0000${finding.line}\u0000${finding.title.toLowerCase()}`;
     if (seen.has(key)) {

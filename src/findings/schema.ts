@@ -6,6 +6,12 @@ export type Severity = z.infer<typeof Severity>;
 export const Confidence = z.enum(["low", "medium", "high"]);
 export type Confidence = z.infer<typeof Confidence>;
 
+/**
+ * The longest `suggestion` kept: a local fix is a few lines, and everything after the parse
+ * (the check applies it to the head file and parses the result) grows with it.
+ */
+export const MAX_SUGGESTION_CHARS = 8_000;
+
 /** One finding as a lens reported it, after normalisation. `endLine` equals `line` for one-line findings. */
 export const LensFinding = z.object({
   file: z.string().min(1),
@@ -23,6 +29,12 @@ export const LensFinding = z.object({
   lens: z.string().min(1).optional(),
   /** Set with `lens`: the lens whose answer reported it, so the finding keeps its origin. */
   reportedBy: z.string().min(1).optional(),
+  /**
+   * The replacement text the model proposes for lines `line..endLine` of the head file (no
+   * fences, no diff markers; "" deletes the lines). Unchecked here: src/suggestions checks it
+   * against the head file before anything publishes it as a suggestion.
+   */
+  suggestion: z.string().max(MAX_SUGGESTION_CHARS).optional(),
 });
 export type LensFinding = z.infer<typeof LensFinding>;
 

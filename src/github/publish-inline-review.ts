@@ -11,6 +11,7 @@ import {
   renderInlineReviewBody,
   type UnplacedFinding,
 } from "../render/index.js";
+import type { SuggestionOutcome } from "../suggestions/index.js";
 import { createOnce, ONE_SEND } from "./create-once.js";
 import { findOwnReview } from "./find-own-review.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
@@ -41,6 +42,12 @@ export interface InlineReviewRequest {
   botLogin?: string;
   /** How writes wait out GitHub's secondary rate limit (the round's clock and signal). */
   wait?: RateLimitWait;
+  /**
+   * Each cluster's checked suggestion, by fingerprint (src/suggestions): one that passed puts
+   * the comment on exactly the lines it replaces, since GitHub applies a suggestion to the
+   * commented lines; one that failed is shown as a diff with its reason.
+   */
+  suggestions?: ReadonlyMap<string, SuggestionOutcome>;
 }
 
 export interface InlineReviewResult {
@@ -86,10 +93,13 @@ export function planInlineReview(request: InlineReviewRequest): InlineReviewPlan
   const place = (cluster: Cluster) => {
     if (!placements.has(cluster)) {
       const finding = cluster.representative;
-      placements.set(
-        cluster,
-        request.index.placeComment(finding.file, { start: finding.line, end: finding.endLine }),
-      );
+      const suggestion = request.suggestions?.get(cluster.fingerprint);
+      // A passed suggestion's lines lie in one hunk (checked): the comment goes on them exactly.
+      const range =
+        suggestion?.kind === "passed"
+          ? { start: suggestion.line, end: suggestion.endLine }
+          : { start: finding.line, end: finding.endLine };
+      placements.set(cluster, request.index.placeComment(finding.file, range));
     }
     return placements.get(cluster) ?? null;
   };
@@ -118,7 +128,11 @@ export function planInlineReview(request: InlineReviewRequest): InlineReviewPlan
       ...(placement.startLine === undefined
         ? {}
         : { start_line: placement.startLine, start_side: "RIGHT" as const }),
-      body: renderInlineComment(cluster, request.render),
+      body: renderInlineComment(
+        cluster,
+        request.render,
+        request.suggestions?.get(cluster.fingerprint),
+      ),
     });
   }
   return {

@@ -4,6 +4,7 @@ import type { RenderOptions } from "../render/index.js";
 import { findingMarkerIn, renderCheckRunOutput } from "../render/index.js";
 import type { StopReason } from "../run/index.js";
 import type { StoredRound } from "../run/store/index.js";
+import type { SuggestionOutcome } from "../suggestions/index.js";
 import { describeError } from "./describe-error.js";
 import { findOwnReview } from "./find-own-review.js";
 import type { GitHubClient } from "./github-client.js";
@@ -37,6 +38,8 @@ export interface RoundResults {
   knownConsensusId?: number;
   /** The round's clock, and its signal ending any wait on GitHub's secondary rate limit. */
   wait?: CheckRunWait;
+  /** Each cluster's checked suggestion, by fingerprint: shown in its inline comment. */
+  suggestions?: ReadonlyMap<string, SuggestionOutcome>;
 }
 
 /**
@@ -201,6 +204,7 @@ async function inlineReviewRequest(publishing: Publishing): Promise<InlineReview
     runId: round.id,
     botLogin: deps.botLogin,
     ...(results.wait === undefined ? {} : { wait: results.wait }),
+    ...(results.suggestions === undefined ? {} : { suggestions: results.suggestions }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type Handlebars from "handlebars";
+import { fenceCode, fenceDiff } from "./escape/code-fence.js";
 import { safeUrl } from "./escape/links.js";
 import { escapeCodeSpan, escapeHtml } from "./escape/literal.js";
 import { escapeMarkdownBlock } from "./escape/markdown-block.js";
@@ -17,6 +18,8 @@ import { formatCount, formatLocation } from "./format.js";
  * - `{{block text}}` multi-line markdown (lens text); `{{listItem text}}` the same as a `- ` item
  * - `{{link url label}}` ` · [label](url)` or nothing when the URL is not http(s)
  * - `{{plural count "finding"}}` `1 finding`, `2 findings`; `{{count n}}` `12,345`
+ * - `{{suggestionBlock lines}}` a ```suggestion block holding checked lines exactly, its fence
+ *   longer than any backtick run inside; `{{diffBlock original lines}}` a ```diff for reading
  */
 export function registerHelpers(handlebars: typeof Handlebars): void {
   handlebars.registerHelper("inline", (text: unknown, ...rest: unknown[]) =>
@@ -59,6 +62,16 @@ export function registerHelpers(handlebars: typeof Handlebars): void {
     return `${formatCount(number)} ${number === 1 ? String(singular) : plural}`;
   });
   handlebars.registerHelper("count", (count: unknown) => formatCount(Number(count)));
+  handlebars.registerHelper("suggestionBlock", (lines: unknown) =>
+    fenceCode(stringLines(lines), "suggestion"),
+  );
+  handlebars.registerHelper("diffBlock", (original: unknown, lines: unknown) =>
+    fenceDiff(stringLines(original), stringLines(lines)),
+  );
+}
+
+function stringLines(value: unknown): string[] {
+  return Array.isArray(value) ? value.map((line) => String(line)) : [];
 }
 
 /** The optional trailing length argument; Handlebars always appends its options object. */

@@ -13,6 +13,8 @@ export function redactReport(report: LensReport, secrets: readonly string[]): Le
     ...finding,
     title: clean(finding.title),
     body: clean(finding.body),
+    // A suggestion is published as code a maintainer may commit: a secret in it is redacted too.
+    ...(finding.suggestion === undefined ? {} : { suggestion: clean(finding.suggestion) }),
   });
   return {
     ...report,

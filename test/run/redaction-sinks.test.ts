@@ -65,6 +65,8 @@ function createModel(model: ModelConfig): ChatModel {
           confidence: "high" as const,
           title: `${SURVIVOR}: ${planted.value}`,
           body: `${SURVIVOR}: ${everySecret}`,
+          // A suggestion is published as code a maintainer may commit.
+          suggestion: `// ${SURVIVOR}: ${everySecret}`,
         })),
       );
       return {
@@ -129,7 +131,23 @@ beforeAll(async () => {
   const check = renderCheckRunOutput(consensus);
   sinks["consensus comment"] = renderConsensusComment(consensus).body;
   sinks["inline comments"] = consensus.clusters
-    .map((cluster) => renderInlineComment(cluster))
+    .map((cluster) => {
+      const { file, line, endLine, suggestion } = cluster.representative;
+      // Shown as it would be once checked: the suggestion's lines as the model gave them.
+      return renderInlineComment(
+        cluster,
+        {},
+        {
+          kind: "passed",
+          file,
+          line,
+          endLine,
+          lines: (suggestion ?? "").split("\n"),
+          supporters: cluster.models,
+          grammar: "javascript",
+        },
+      );
+    })
     .join("\n");
   sinks["check run"] = `${check.title}\n${check.summary}\n${check.text}`;
   sinks["status board (every edit)"] = boards.join("\n");

@@ -1,6 +1,8 @@
 import { rm } from "node:fs/promises";
+import { ChangedLineIndex } from "../../diff/index.js";
 import type { ReviewChangeResult } from "../../run/index.js";
 import type { PreviousRound } from "../../run/store/index.js";
+import { checkSuggestions } from "../../suggestions/index.js";
 import { applyFeedback } from "../apply-feedback.js";
 import type { GitHubClient } from "../github-client.js";
 import { publishRoundResults } from "../publish-round-results.js";
@@ -81,6 +83,11 @@ async function publish(run: RoundRun, review: ReviewChangeResult, previous: Prev
     deps,
   );
   if (run.checkRunId === undefined) throw new Error("the round's check run was not created");
+  // Checked against the head's tree while it is still there (removed when the round ends).
+  const suggestions = await checkSuggestions(consensus.clusters, {
+    workspaceDir: run.workspaceDir,
+    index: ChangedLineIndex.fromFiles(review.change.files),
+  });
   return publishRoundResults(
     run.octokit,
     {
@@ -91,6 +98,7 @@ async function publish(run: RoundRun, review: ReviewChangeResult, previous: Prev
       checkRunId: run.checkRunId,
       publish: prepared.plan.publish,
       wait: { signal: run.lease.signal, clock: deps.clock },
+      suggestions,
       ...(previous?.artifacts.consensusCommentId === undefined
         ? {}
         : { knownConsensusId: previous.artifacts.consensusCommentId }),
