@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import type { DiffFile } from "../diff/index.js";
 import { parseUnifiedDiff } from "../diff/index.js";
 import { unlistedSkipsNote } from "../github/index.js";
-import type { NotReviewed } from "../run/index.js";
+import type { ChangeToReview, NotReviewed } from "../run/index.js";
 import { copyWorkingTree } from "./copy-working-tree.js";
 import { describeChange } from "./describe-change.js";
 import { exportCommitTree } from "./export-commit-tree.js";
@@ -51,6 +51,25 @@ export interface LocalChange {
 
 /** Marks a headSha that names the working tree rather than a commit. */
 export const WORKTREE_PREFIX = "WORKTREE-";
+
+/** The change as reviewChange reads it, with the base's convention files (none for an eval). */
+export function localChangeSource(
+  local: Pick<
+    LocalChange,
+    "title" | "description" | "headSha" | "files" | "workspaceDir" | "notReviewed"
+  >,
+  conventionFiles: NonNullable<ChangeToReview["source"]["conventionFiles"]>,
+): ChangeToReview["source"] {
+  return {
+    title: local.title,
+    description: local.description,
+    headSha: local.headSha,
+    files: local.files,
+    workspaceDir: local.workspaceDir,
+    alsoNotReviewed: local.notReviewed,
+    conventionFiles,
+  };
+}
 
 const DEFAULT_MAX_UNTRACKED_FILE_BYTES = 2 * 1024 * 1024;
 

@@ -25,7 +25,7 @@ import {
 import { detectIsolation } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
-import { collectLocalChange, type LocalChange } from "./collect-local-change.js";
+import { collectLocalChange, type LocalChange, localChangeSource } from "./collect-local-change.js";
 import { findIgnoredTreeConfig } from "./find-ignored-tree-config.js";
 import { formatJson } from "./format-json.js";
 import { formatSarif } from "./format-sarif.js";
@@ -215,17 +215,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     const recordDir = options.recordDir === null ? undefined : resolve(io.cwd, options.recordDir);
     const { change, reports, consensus } = await reviewChange({
       subject: { plan, providers: config.providers, lenses, round: 1 },
-      change: {
-        source: {
-          title: local.title,
-          description: local.description,
-          headSha: local.headSha,
-          files: local.files,
-          workspaceDir: local.workspaceDir,
-          alsoNotReviewed: local.notReviewed,
-          conventionFiles,
-        },
-      },
+      change: { source: localChangeSource(local, conventionFiles) },
       runtime: {
         env,
         signal: controller.signal,

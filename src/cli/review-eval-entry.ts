@@ -16,7 +16,7 @@ import {
 import { createReviewerLimiter, reviewChange } from "../run/index.js";
 import type { detectIsolation } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
-import { collectLocalChange } from "./collect-local-change.js";
+import { collectLocalChange, localChangeSource } from "./collect-local-change.js";
 import { replayEverything } from "./replay-everything.js";
 
 export interface EvalEntryContext {
@@ -71,17 +71,7 @@ export async function reviewEvalEntry(
         lenses: context.lenses,
         round: 1,
       },
-      change: {
-        source: {
-          title: local.title,
-          description: local.description,
-          headSha: local.headSha,
-          files: local.files,
-          workspaceDir: local.workspaceDir,
-          alsoNotReviewed: local.notReviewed,
-          conventionFiles: [],
-        },
-      },
+      change: { source: localChangeSource(local, []) },
       runtime: {
         env: context.env,
         signal: context.signal,
