@@ -1,10 +1,19 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, chmodSync, constants, mkdirSync } from "node:fs";
-import { arch, platform } from "node:os";
+import { arch, homedir, platform } from "node:os";
 import { join } from "node:path";
 
-/** Where real agent CLIs are installed, once: readable by the `user` level's uid. */
-const CACHE = process.env.GADFLY_TEST_CLI_CACHE ?? "/var/tmp/gadfly-real-cli-cache";
+/**
+ * Where real agent CLIs are installed, once: readable by the `user` level's uid, and in no
+ * directory others may write (not /tmp, not /var/tmp): Gemini CLI ignores a settings file
+ * below one, and the Gemini test keeps its system settings beside the CLI.
+ */
+export const REAL_CLI_CACHE =
+  process.env.GADFLY_TEST_CLI_CACHE ??
+  (process.getuid?.() === 0
+    ? "/var/cache/gadfly-real-cli"
+    : join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "gadfly-real-cli"));
+const CACHE = REAL_CLI_CACHE;
 const INSTALL_TIMEOUT_MS = 180_000;
 
 export type RealCliInstall = { program: string } | { skip: string };
