@@ -22,6 +22,7 @@ const providers: ProviderConfig[] = [
     env: [],
     allowForks: false,
     removePaths: [],
+    writesWorkspace: false,
   },
 ];
 const models: ModelConfig[] = [
