@@ -44,7 +44,7 @@ export const openAIResponsesWire = {
     if (body.stream !== undefined && typeof body.stream !== "boolean") {
       return "Invalid type for 'stream': expected a boolean.";
     }
-    if (typeof body.input === "string") return undefined;
+    if (typeof body.input === "string") return invalidTools(body.tools);
     if (!Array.isArray(body.input)) {
       return "Invalid type for 'input': expected a string or an array of input items.";
     }
