@@ -154,21 +154,26 @@ describe.skipIf("skip" in installed)(`the real Gemini CLI ${VERSION}`, () => {
       const before = fake.requests.length;
       const copies = new SharedScrubbedCopies(harness.scratch);
       try {
-        const answer = model.run({ prompt: "Review this.", cwd: snapshot, sharedCopies: copies });
-        if (level === "bwrap") {
-          // Inside bubblewrap the host's root-owned files show as the overflow uid, so Gemini
-          // CLI refuses the system settings file that points it at the fake (see above): the
-          // run fails on that, before any request, and still runs nothing planted.
-          await expect(answer).rejects.toThrow(/exited with code 41: .*is not owned by root/s);
+        const outcome = await model
+          .run({ prompt: "Review this.", cwd: snapshot, sharedCopies: copies })
+          .then(
+            (result) => ({ text: result.text }),
+            (error: unknown) => ({ error }),
+          );
+        if ("error" in outcome) {
+          // Only under bubblewrap, and only for this reason: there the host's root-owned
+          // files show as the overflow uid, so Gemini CLI refuses the system settings file
+          // that points it at the fake (see above). It fails before any request, and still
+          // runs nothing planted.
+          expect(level).toBe("bwrap");
+          expect(String(outcome.error)).toMatch(/exited with code 41: .*is not owned by root/s);
           expect(fake.requests.length).toBe(before);
           expect(attacker.requests).toEqual([]);
           expect(harness.planted()).toEqual([]);
-          console.log(
-            "bwrap: Gemini CLI refuses its system settings inside bubblewrap (see notes)",
-          );
+          console.log("bwrap: Gemini CLI 0.61 refuses its system settings inside bubblewrap");
           return;
         }
-        expect((await answer).text.trim()).toBe(ANSWER);
+        expect(outcome.text.trim()).toBe(ANSWER);
       } finally {
         await copies.close();
       }
