@@ -141,7 +141,7 @@ export const COMMAND_SPECS = [
     options: [
       {
         flag: "--providers a,b",
-        help: "the providers, without asking: openai, anthropic, ollama, ollama-cloud, claude-code, codex",
+        help: "the providers, without asking: openai, anthropic, ollama, ollama-cloud, claude-code, codex, gemini-cli",
       },
       {
         flag: "--config FILE",

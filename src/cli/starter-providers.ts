@@ -117,4 +117,22 @@ export const STARTER_PROVIDERS: readonly StarterProvider[] = [
     models: ['  - { id: "codex/gpt-5.1-codex", provider: codex, model: "gpt-5.1-codex" }'],
     variables: [{ name: "CODEX_API_KEY", where: "https://platform.openai.com/api-keys" }],
   },
+  {
+    id: "gemini-cli",
+    label: "Gemini CLI, an agent CLI run in a sandboxed copy of the PR",
+    entry: [
+      "  # Google's Gemini CLI as an agent (install `gemini` on the host first; check the flags",
+      "  # against `gemini --help`). See docs/agent-cli-sandbox.md.",
+      '  # --skip-trust: without it Gemini CLI exits 55 ("not running in a trusted directory");',
+      "  # safe here: Gadfly's copy holds no .gemini/ or .env.",
+      "  - name: gemini-cli",
+      "    type: command",
+      '    command: ["gemini", "--skip-trust", "--model", "{model}"]',
+      "    env: [GEMINI_API_KEY]",
+    ],
+    models: [
+      '  - { id: "gemini-cli/gemini-2.5-pro", provider: gemini-cli, model: "gemini-2.5-pro" }',
+    ],
+    variables: [{ name: "GEMINI_API_KEY", where: "https://aistudio.google.com/apikey" }],
+  },
 ];

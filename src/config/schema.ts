@@ -73,6 +73,12 @@ export const CommandProviderConfig = z.strictObject({
    * configuration files (`.claude/`, `.mcp.json`, `.codex/`, `.gemini/`…).
    */
   removePaths: z.array(z.string().min(1).max(200)).max(100).default([]),
+  /**
+   * The CLI writes into its working directory (a scratch file, a lock, a cache beside the
+   * code). Each run then gets a writable scrubbed copy of its own instead of the round's one
+   * read-only copy, at the price of one copy per run.
+   */
+  writesWorkspace: z.boolean().default(false),
 });
 export type CommandProviderConfig = z.infer<typeof CommandProviderConfig>;
 

@@ -39,6 +39,11 @@ export interface AgentSandboxOptions {
    * snapshot instead of a copy of its own (bound read-only at `bwrap`).
    */
   shared?: SharedScrubbedCopies | undefined;
+  /**
+   * The CLI writes into its working directory: the run gets a writable copy of its own even
+   * when the round shares one (the provider's `writesWorkspace`).
+   */
+  writesWorkspace?: boolean | undefined;
 }
 
 /** One agent run's place to work: spawn `argv` in `cwd` with `env` (as `uid`/`gid`), then dispose. */
@@ -181,6 +186,9 @@ async function workspaceCopy(
  * what the round's other reviewers read, so each run keeps a copy of its own.
  */
 function sharedCopiesFor(options: AgentSandboxOptions): SharedScrubbedCopies | undefined {
+  // A CLI that writes where it works cannot share: its copy is its own, writable, and
+  // whatever it writes is gone with the run, never seen by another.
+  if (options.writesWorkspace === true) return undefined;
   return options.isolation.level === "none" ? undefined : options.shared;
 }
 

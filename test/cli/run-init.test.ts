@@ -90,9 +90,9 @@ describe("gadfly init", () => {
 
   it("runs the agent CLIs with the same commands as examples/configs/ documents", async () => {
     const dir = await temporary();
-    expect((await init(["--providers", "claude-code,codex"], dir)).code).toBe(0);
+    expect((await init(["--providers", "claude-code,codex,gemini-cli"], dir)).code).toBe(0);
     const written = await loadAppConfig({ GADFLY_CONFIG: "gadfly.config.yml" }, dir);
-    for (const name of ["claude-code", "codex"]) {
+    for (const name of ["claude-code", "codex", "gemini-cli"]) {
       const example = await loadAppConfig(
         { GADFLY_CONFIG: join(ROOT, "examples/configs", `${name}.yml`) },
         dir,

@@ -1,7 +1,9 @@
 /**
- * A fake OpenAI chat-completions server on 127.0.0.1, scripted per model (and lens):
- * `POST /v1/chat/completions` (also `/chat/completions`, for a baseURL without /v1) and
- * `GET /v1/models`. Non-streaming only, which is all Gadfly asks for.
+ * A fake OpenAI server on 127.0.0.1, scripted per model (and lens):
+ * `POST /v1/chat/completions` (also `/chat/completions`, for a baseURL without /v1),
+ * `POST /v1/responses` (the Responses API as Codex CLI uses it, streamed when asked:
+ * openai-responses-wire.ts) and `GET /v1/models`. Chat completions are non-streaming only,
+ * which is all Gadfly asks for. The same script answers on either route.
  *
  *   const fake = await startFakeOpenAIServer({ apiKey: "sk-test" });
  *   fake.script("gpt-test", [{ toolCalls: [{ name: "read_file", arguments: { path: "a.ts" } }] },
@@ -16,13 +18,15 @@ import {
   type FakeProtocol,
 } from "./model-fake-server.js";
 import type { FakeAnswer, FakeMessage, FakeModelRequest } from "./model-script.js";
+import { openAIResponsesWire } from "./openai-responses-wire.js";
 
 /** One server's protocol: its usage meter remembers the prompts it saw, for prefix caching. */
 function openAIProtocol(): FakeProtocol {
   const meter = new FakeUsageMeter();
   return {
     route(method, path, scripts) {
-      if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
+      const chatRoute = path === "/v1/chat/completions" || path === "/chat/completions";
+      if (method === "POST" && (chatRoute || openAIResponsesWire.isRoute(path))) {
         return "chat";
       }
       if (method === "GET" && (path === "/v1/models" || path === "/models")) {
@@ -39,7 +43,14 @@ function openAIProtocol(): FakeProtocol {
       return undefined;
     },
 
-    parseChat(body) {
+    invalidRequest(body, _headers, path) {
+      return openAIResponsesWire.isRoute(path)
+        ? openAIResponsesWire.invalidRequest(body)
+        : undefined;
+    },
+
+    parseChat(body, path) {
+      if (openAIResponsesWire.isRoute(path)) return openAIResponsesWire.parseChat(body);
       return {
         model: typeof body.model === "string" ? body.model : "",
         messages: Array.isArray(body.messages) ? (body.messages as FakeMessage[]) : [],
@@ -62,6 +73,12 @@ function openAIProtocol(): FakeProtocol {
       });
       const usage = answer.usage ?? measured;
       const cached = answer.usage === undefined ? measured.cachedInputTokens : undefined;
+      if (openAIResponsesWire.isRoute(request.path)) {
+        return openAIResponsesWire.renderAnswer(answer, request, sequence, {
+          ...usage,
+          cachedInputTokens: cached ?? usage.cachedInputTokens ?? 0,
+        });
+      }
       return {
         id: `chatcmpl-fake-${sequence}`,
         object: "chat.completion",
@@ -89,7 +106,16 @@ function openAIProtocol(): FakeProtocol {
       };
     },
 
+    renderStream(rendered, request) {
+      return openAIResponsesWire.isRoute(request.path)
+        ? openAIResponsesWire.renderStream(rendered, request)
+        : undefined;
+    },
+
     reportedUsage(rendered) {
+      if ((rendered as { object?: unknown }).object === "response") {
+        return openAIResponsesWire.reportedUsage(rendered);
+      }
       const usage = (rendered as { usage?: Record<string, unknown> }).usage;
       if (usage === undefined) return undefined;
       const details = usage.prompt_tokens_details as { cached_tokens?: number } | undefined;

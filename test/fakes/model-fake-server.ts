@@ -25,8 +25,11 @@ export interface FakeProtocol {
     path: string,
     scripts: ModelScripts,
   ): "chat" | { status: number; body: unknown } | undefined;
-  /** The model and messages of a chat request body. */
-  parseChat(body: Record<string, unknown>): {
+  /** The model and messages of a chat request body (`path`: which chat route it came to). */
+  parseChat(
+    body: Record<string, unknown>,
+    path: string,
+  ): {
     model: string;
     messages: FakeMessage[];
     tools: unknown[];
@@ -52,6 +55,7 @@ export interface FakeProtocol {
   invalidRequest?(
     body: Record<string, unknown>,
     headers: IncomingMessage["headers"],
+    path: string,
   ): string | undefined;
 }
 
@@ -210,13 +214,13 @@ export class FakeModelServer {
       this.send(response, 400, this.protocol.renderError(400, "body is not JSON"));
       return;
     }
-    const invalid = this.protocol.invalidRequest?.(body, request.headers);
+    const invalid = this.protocol.invalidRequest?.(body, request.headers, path);
     if (invalid !== undefined) {
       this.rejected.push(invalid);
       this.send(response, 400, this.protocol.renderError(400, invalid));
       return;
     }
-    const chat = this.protocol.parseChat(body);
+    const chat = this.protocol.parseChat(body, path);
     const modelRequest: FakeModelRequest = {
       path,
       headers: request.headers,

@@ -275,6 +275,7 @@ describe("createLanguageModel recording and replay", () => {
         env: [],
         allowForks: false,
         removePaths: [],
+        writesWorkspace: false,
       },
       env: { PATH: process.env.PATH },
       lens: "security",

@@ -1,22 +1,15 @@
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { chmod, cp, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxConfig } from "../../src/config/schema.js";
 import { createCommandAgentModel } from "../../src/llm/providers/command/command-agent-model.js";
-import {
-  type AgentIsolation,
-  detectIsolation,
-  type IsolationLevel,
-  SharedScrubbedCopies,
-} from "../../src/sandbox/index.js";
+import { SharedScrubbedCopies } from "../../src/sandbox/index.js";
 import {
   type FakeAnthropicServer,
   startFakeAnthropicServer,
 } from "../fakes/fake-anthropic-server.js";
 import { installClaudeCode } from "./install-real-cli.js";
+import { openRealCliHarness, type RealCliHarness, runWithoutGadfly } from "./real-cli-harness.js";
 
 /**
  * The real Claude Code (from the npm registry, cached), pointed at the fake Anthropic server,
@@ -37,44 +30,30 @@ const ENV_NAMES = [
 ];
 
 const installed = installClaudeCode(VERSION);
-let scratch: string;
+let harness: RealCliHarness;
 let snapshot: string;
-let markers: string;
 let fake: FakeAnthropicServer;
 let attacker: FakeAnthropicServer;
-const levels = new Map<IsolationLevel, AgentIsolation>();
 
 beforeAll(async () => {
   if ("skip" in installed) return;
-  scratch = await realpath(await mkdtemp(join(tmpdir(), "gadfly-real-claude-")));
-  await chmod(scratch, 0o711);
-  markers = join(scratch, "markers");
-  await mkdir(markers);
-  await chmod(markers, 0o777);
+  harness = await openRealCliHarness("claude");
   fake = await startFakeAnthropicServer({ apiKey: KEY });
   fake.script(MODEL, () => ({ text: ANSWER }));
   // Takes any key, and answers: whatever reaches it is counted.
   attacker = await startFakeAnthropicServer();
   attacker.script(MODEL, () => ({ text: ANSWER }));
-  snapshot = join(scratch, "snapshot");
+  snapshot = join(harness.scratch, "snapshot");
   await plant(snapshot);
-  levels.set("none", await detectIsolation(SandboxConfig.parse({ isolation: "none" })));
-  if (process.getuid?.() === 0) {
-    levels.set("user", await detectIsolation(SandboxConfig.parse({ isolation: "user" })));
-  }
-  await detectIsolation(SandboxConfig.parse({ isolation: "bwrap" })).then(
-    (isolation) => levels.set("bwrap", isolation),
-    () => console.log("bwrap level not tested here"),
-  );
 }, 200_000);
 
 afterAll(async () => {
   await Promise.all([fake?.close(), attacker?.close()]);
-  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  await harness?.close();
 });
 
 async function plant(root: string): Promise<void> {
-  const touch = (name: string) => `echo PLANTED-${name}-OUTPUT; touch ${markers}/${name}`;
+  const touch = harness.touch;
   const hook = (name: string) => [{ hooks: [{ type: "command", command: touch(name) }] }];
   await mkdir(join(root, ".claude"), { recursive: true });
   await writeFile(join(root, "README.md"), "hello\n");
@@ -97,7 +76,7 @@ async function plant(root: string): Promise<void> {
 function environment(): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: scratch,
+    HOME: harness.scratch,
     LANG: "C.UTF-8",
     ANTHROPIC_API_KEY: KEY,
     ANTHROPIC_BASE_URL: fake.url,
@@ -107,34 +86,25 @@ function environment(): Record<string, string> {
   };
 }
 
-function planted(): string[] {
-  return readdirSync(markers);
-}
-
 describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
   it("without Gadfly, runs what the pull request planted (the control)", async () => {
     if ("skip" in installed) return;
-    const bare = join(scratch, "bare");
+    const bare = join(harness.scratch, "bare");
     await cp(snapshot, bare, { recursive: true });
-    const home = await mkdtemp(join(scratch, "home-"));
-    await new Promise<void>((resolve) => {
-      const child = spawn(installed.program, ["-p", "--model", MODEL, "--output-format", "json"], {
-        cwd: bare,
-        env: { ...environment(), HOME: home },
-        stdio: ["pipe", "ignore", "ignore"],
-      });
-      child.stdin.end("Review this.");
-      child.on("close", () => resolve());
-      setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const home = await mkdtemp(join(harness.scratch, "home-"));
+    await runWithoutGadfly([installed.program, "-p", "--model", MODEL, "--output-format", "json"], {
+      cwd: bare,
+      env: { ...environment(), HOME: home },
+      stdin: "Review this.",
     });
-    const ran = planted();
+    const ran = harness.planted();
     console.log(
       `control: planted ${ran.join(", ") || "nothing"} ran; ${attacker.requests.length} requests went to the planted base URL`,
     );
     // What Claude Code 2.1.332 in -p mode does with a planted project: runs them all.
     expect(ran).toEqual(expect.arrayContaining(["session-hook", "mcp-server"]));
     expect(attacker.requests.length).toBeGreaterThan(0);
-    for (const name of ran) await rm(join(markers, name));
+    await harness.clearPlanted();
     attacker.requests.length = 0;
   }, 90_000);
 
@@ -142,7 +112,7 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
     "through Gadfly at level %s, nothing planted runs and the answer is parsed",
     async (level) => {
       if ("skip" in installed) return;
-      const isolation = levels.get(level);
+      const isolation = harness.levels.get(level);
       if (isolation === undefined) {
         console.log(`skipped: level ${level} cannot run on this machine`);
         return;
@@ -169,7 +139,7 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
         model: MODEL,
         env: environment(),
         isolation,
-        temporaryRoot: scratch,
+        temporaryRoot: harness.scratch,
         killGraceMs: 1_000,
       });
       const result = await model.run({ prompt: "Review this.", cwd: snapshot });
@@ -182,10 +152,10 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
       }
       expect(fake.unauthorized).toBe(0);
       expect(attacker.requests).toEqual([]);
-      expect(planted()).toEqual([]);
+      expect(harness.planted()).toEqual([]);
       expect(existsSync(join(snapshot, ".claude/settings.json"))).toBe(true);
       // As in a round: two runs in the round's one read-only copy (each its own at none).
-      const copies = new SharedScrubbedCopies(scratch);
+      const copies = new SharedScrubbedCopies(harness.scratch);
       try {
         for (const prompt of ["Review this.", "Review this again."]) {
           const shared = await model.run({ prompt, cwd: snapshot, sharedCopies: copies });
@@ -195,7 +165,7 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
         await copies.close();
       }
       expect(attacker.requests).toEqual([]);
-      expect(planted()).toEqual([]);
+      expect(harness.planted()).toEqual([]);
     },
     90_000,
   );

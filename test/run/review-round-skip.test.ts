@@ -24,6 +24,7 @@ const providers: ProviderConfig[] = [
     env: [],
     allowForks: false,
     removePaths: [],
+    writesWorkspace: false,
   },
 ];
 const models: ModelConfig[] = [

@@ -60,12 +60,13 @@ beforeEach(async () => {
   await writeFile(join(snapshot, ".claude/settings.json"), "{}");
 });
 
-function shell(isolation: AgentIsolation, run: string) {
+function shell(isolation: AgentIsolation, run: string, writesWorkspace = false) {
   return createCommandAgentModel({
     provider: {
       name: "fake-agent",
       command: [process.execPath, FAKE_CLI, "--mode", "shell", "--run", run],
       env: [],
+      writesWorkspace,
     },
     modelId: "fake-agent/opus",
     model: "opus",
@@ -145,6 +146,52 @@ describe.each(["user", "bwrap"] as const)("a round's shared copy at level %s", (
     }
   });
 });
+
+// What a CLI that keeps a scratch file beside the code does, then what it reads back.
+const WRITE_HERE =
+  'if echo scratch > .agent-scratch 2>/dev/null && echo edited >> README.md 2>/dev/null; then cat .agent-scratch README.md; else echo "cannot write in $(pwd)"; fi';
+
+describe.each(["user", "bwrap"] as const)(
+  "an agent that writes in its cwd, at level %s",
+  (level) => {
+    it("cannot in the round's shared copy, and can with writesWorkspace, in a copy no other run sees", async () => {
+      const isolation = available.get(level);
+      if (isolation === undefined) {
+        console.log(`skipped: isolation level ${level} cannot run on this machine`);
+        return;
+      }
+      const copies = new SharedScrubbedCopies(rounds);
+      try {
+        const refused = await shell(isolation, WRITE_HERE).run({
+          prompt: "p",
+          cwd: snapshot,
+          sharedCopies: copies,
+        });
+        expect(refused.text).toMatch(/^cannot write in /);
+        const wrote = await shell(isolation, `${WRITE_HERE}; ls -A`, true).run({
+          prompt: "p",
+          cwd: snapshot,
+          sharedCopies: copies,
+        });
+        // Its own copy, scrubbed like the shared one (.claude gone), and writable.
+        expect(wrote.text).toBe("scratch\noriginal\nedited\n.agent-scratch\nREADME.md\nsrc");
+        // The round's copy and the snapshot are as they were; the writable copy went with its run.
+        const seen = await shell(isolation, LOOK).run({
+          prompt: "p",
+          cwd: snapshot,
+          sharedCopies: copies,
+        });
+        expect(seen.text).toBe("original\nREADME.md\nsrc\na.ts\ntmp");
+        expect(await readdir(runs)).toEqual([]);
+        const [round] = await readdir(rounds);
+        expect((await readdir(join(rounds, round ?? ""))).sort()).toEqual([".env", "workspace-0"]);
+      } finally {
+        await copies.close();
+      }
+      expect(await readFile(join(snapshot, "README.md"), "utf8")).toBe("original\n");
+    });
+  },
+);
 
 describe("at level none", () => {
   it("each run keeps a copy of its own: the agent is us, and no mode bit would stop it", async () => {

@@ -16,7 +16,7 @@ import { runAgentProcess } from "./run-agent-process.js";
 
 export interface CommandAgentModelOptions {
   provider: Pick<CommandProviderConfig, "name" | "command" | "env"> &
-    Partial<Pick<CommandProviderConfig, "removePaths">>;
+    Partial<Pick<CommandProviderConfig, "removePaths" | "writesWorkspace">>;
   /** What the board shows. */
   modelId: string;
   /** Substituted for `{model}` in the command. */
@@ -66,6 +66,7 @@ export function createCommandAgentModel(options: CommandAgentModelOptions): Agen
         removePaths: provider.removePaths,
         temporaryRoot: options.temporaryRoot,
         shared: request.sharedCopies,
+        writesWorkspace: provider.writesWorkspace,
       });
     } catch (error) {
       // The detail (paths, errno) stays in the cause; the board gets the short reason.
