@@ -32,6 +32,7 @@ export {
   PublishPolicy,
   type PublishSeverity,
   ReaderLimits,
+  ThreadAnswerConfig,
   type ReviewConfig,
   type SandboxConfig,
   SmallStepConfig,

@@ -56,3 +56,9 @@ export { retentionDays, startRetention } from "./start-retention.js";
 export type { RepoRef } from "./store/run-store.js";
 export { cancelRemaining } from "./track-round-status.js";
 export { type Sweeper, startSweeper } from "./wake-due-rounds.js";
+export {
+  answerThreadRequest,
+  type RecheckSay,
+  type ThreadRequest,
+  type ThreadRequestResult,
+} from "./answer-thread-request.js";
