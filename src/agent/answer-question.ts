@@ -105,7 +105,8 @@ export async function answerQuestion(options: QuestionOptions): Promise<Question
     if (answer === "") return ended("failed", "the model gave an empty answer");
     return { outcome: "answered", text: boundedAnswer(answer), turns, usage: { ...usage } };
   } catch (error) {
-    if (options.signal.aborted) return ended("cancelled", publicCancelReason(options.signal.reason));
+    if (options.signal.aborted)
+      return ended("cancelled", publicCancelReason(options.signal.reason));
     if (deadline.expired) return ended("failed", "the answer timed out");
     return ended("failed", publicFailureReason(error));
   } finally {
@@ -118,7 +119,12 @@ export function questionPrompt(claim: ChallengedClaim, question: string): string
   const asked = question.slice(0, MAX_QUESTION_CHARS);
   return [
     fencedClaim(claim),
-    fenceUntrusted("The question asked in the finding's thread", asked, "text", "from a reply on the pull request"),
+    fenceUntrusted(
+      "The question asked in the finding's thread",
+      asked,
+      "text",
+      "from a reply on the pull request",
+    ),
     "Answer the question about your finding from the code at this head.",
   ].join("\n\n");
 }

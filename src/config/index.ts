@@ -32,8 +32,8 @@ export {
   PublishPolicy,
   type PublishSeverity,
   ReaderLimits,
-  ThreadAnswerConfig,
   type ReviewConfig,
   type SandboxConfig,
   SmallStepConfig,
+  ThreadAnswerConfig,
 } from "./schema.js";

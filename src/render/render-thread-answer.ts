@@ -24,7 +24,11 @@ const HEADLINES = {
   unsure: { emoji: "❔", headline: "Not settled — kept open" },
 } as const;
 
-const VERDICT_WORDS = { confirm: "still there", refute: "fixed", unsure: "could not tell" } as const;
+const VERDICT_WORDS = {
+  confirm: "still there",
+  refute: "fixed",
+  unsure: "could not tell",
+} as const;
 
 /**
  * Our reply in a finding's thread, opened by a marker naming the reply it answers (so a

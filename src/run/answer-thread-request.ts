@@ -80,7 +80,8 @@ export async function answerThreadRequest(
   if (reporter === undefined) {
     return {
       kind: "failed",
-      reason: "no model that reported this finding is configured now",
+      reason:
+        "no model that reported this finding can answer here (not configured now, or kept from fork PRs)",
       spent: [],
     };
   }

@@ -53,17 +53,6 @@ import { type ScoreboardRows, scoreboardQueries, scoreboardRowsFrom } from "./sc
 import { readStoredTranscript, splitSharedTexts } from "./shared-texts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
-  finishThreadAnswerParams,
-  finishThreadAnswerSql,
-  insertThreadAnswerParams,
-  insertThreadAnswerSql,
-  type ThreadAnswerClaim,
-  type ThreadAnswerClaimOutcome,
-  type ThreadAnswerResult,
-  threadAnswerExistsSql,
-  threadAnswersSinceSql,
-} from "./thread-answer-sql.js";
-import {
   CHALLENGE_COLUMNS,
   type ChallengeRow,
   challengeFromRow,
@@ -88,6 +77,17 @@ import {
   roundFromRow,
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
+import {
+  finishThreadAnswerParams,
+  finishThreadAnswerSql,
+  insertThreadAnswerParams,
+  insertThreadAnswerSql,
+  type ThreadAnswerClaim,
+  type ThreadAnswerClaimOutcome,
+  type ThreadAnswerResult,
+  threadAnswerExistsSql,
+  threadAnswersSinceSql,
+} from "./thread-answer-sql.js";
 
 export interface SqliteRunStoreOptions {
   /** The database file, e.g. `<GADFLY_DATA_DIR>/gadfly.sqlite`; its directory is created. */

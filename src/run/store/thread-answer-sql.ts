@@ -50,7 +50,10 @@ export function insertThreadAnswerSql(dialect: "sqlite" | "postgres"): string {
     ON CONFLICT (reply_comment_id) DO NOTHING`;
 }
 
-export function insertThreadAnswerParams(claim: ThreadAnswerClaim, now: number): (number | string)[] {
+export function insertThreadAnswerParams(
+  claim: ThreadAnswerClaim,
+  now: number,
+): (number | string)[] {
   return [
     claim.replyCommentId,
     claim.installationId,
