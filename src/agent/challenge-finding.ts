@@ -193,8 +193,13 @@ async function repairTurn(
   }
 }
 
-/** The claim, fenced as untrusted: it is model output a pull request may have steered. */
+/** The claim, fenced as untrusted, and what the challenger is asked to do with it. */
 export function claimPrompt(claim: ChallengedClaim): string {
+  return `${fencedClaim(claim)}\n\nTest this finding against the code, then end with your \`${CHALLENGE_FENCE_INFO}\` block.`;
+}
+
+/** The claim, fenced as untrusted: it is model output a pull request may have steered. */
+export function fencedClaim(claim: ChallengedClaim): string {
   const lines =
     claim.endLine !== null && claim.endLine > claim.line
       ? `${claim.line}-${claim.endLine}`
@@ -209,5 +214,5 @@ export function claimPrompt(claim: ChallengedClaim): string {
   ].join("\n");
   // The challenger's block must be its own: a claim cannot carry one in for it to echo.
   const defused = text.replace(new RegExp(CHALLENGE_FENCE_INFO, "gi"), "gadfly_challenge");
-  return `${fenceUntrusted("The finding to test", defused, "text", "written by another reviewer")}\n\nTest this finding against the code, then end with your \`${CHALLENGE_FENCE_INFO}\` block.`;
+  return fenceUntrusted("The finding to test", defused, "text", "written by another reviewer");
 }

@@ -1,5 +1,11 @@
 // Front door of src/agent: the lens agent: loading lenses, reviewing one lens, its report and failure wording.
 // Other folders import only from here; this lists what they use today.
+export {
+  answerQuestion,
+  MAX_ANSWER_CHARS,
+  MAX_QUESTION_CHARS,
+  type QuestionOutcome,
+} from "./answer-question.js";
 export type { PromptStyle, RepositoryConvention } from "./build-review-prompt.js";
 export {
   type ChallengedClaim,

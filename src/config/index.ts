@@ -35,4 +35,5 @@ export {
   type ReviewConfig,
   type SandboxConfig,
   SmallStepConfig,
+  ThreadAnswerConfig,
 } from "./schema.js";

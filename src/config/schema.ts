@@ -277,6 +277,18 @@ export const ReaderLimits = z.strictObject({
 export type ReaderLimits = z.infer<typeof ReaderLimits>;
 
 /**
+ * Answers in a finding's thread (`@gadfly <question>`, `@gadfly recheck` by a writer): at most
+ * `answersPerPullRequestPerDay` requests of a pull request per UTC day (0 turns answers off),
+ * each one short tool session of the model that reported the finding.
+ */
+export const ThreadAnswerConfig = z.strictObject({
+  answersPerPullRequestPerDay: z.number().int().min(0).max(1000).default(10),
+  maxTurns: z.number().int().min(1).max(20).default(4),
+  timeoutSeconds: z.number().int().min(10).max(600).default(120),
+});
+export type ThreadAnswerConfig = z.infer<typeof ThreadAnswerConfig>;
+
+/**
  * Caps on what model work may spend. Tokens are input (cached included) plus output, as
  * providers count them. `roundTokens` per round; `dailyTokens` and `dailyCostUsd` per
  * installation per UTC day (the app's own spend, every repository of the installation). A cap
@@ -393,6 +405,8 @@ export const AppConfig = z
     budget: BudgetConfig.default({}),
     /** Rounds of pull requests whose author cannot write to the repository; on by default. */
     readers: ReaderLimits.default(ReaderLimits.parse({})),
+    /** `@gadfly` questions and re-checks in findings' threads; 10 a pull request a day by default. */
+    threads: ThreadAnswerConfig.default(ThreadAnswerConfig.parse({})),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();

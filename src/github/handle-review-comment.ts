@@ -1,8 +1,10 @@
 import type { Context } from "probot";
+import { askInThread } from "./ask-in-thread.js";
 import type { TriggerDecision } from "./can-trigger-review.js";
 import { canTriggerReview } from "./can-trigger-review.js";
 import { loadRepoConfig } from "./load-repo-config.js";
 import { mentionOf, parseFeedbackCommand } from "./parse-feedback-command.js";
+import { parseThreadRequest } from "./parse-thread-request.js";
 import type { PermissionCache } from "./permission-cache.js";
 import { pollReactions } from "./poll-reactions.js";
 import { recordThreadFeedback } from "./record-thread-feedback.js";
@@ -16,7 +18,9 @@ import type { StartOutcome } from "./start-round.js";
  * against the comment's finding (posted_inline maps the comment to its fingerprint) and
  * acknowledged with 👍 on the reply. A reader's command is ignored, silently (no reply to argue
  * with); bots and our own comments say nothing. Any reply also polls the reactions on our
- * inline comments, as GitHub sends no webhook for reactions.
+ * inline comments, as GitHub sends no webhook for reactions. Any other `@gadfly …` line by a
+ * writer is a question (or `recheck`) for the finding's model, answered in the thread
+ * (ask-in-thread.ts).
  */
 export async function handleReviewComment(
   context: Context<"pull_request_review_comment.created">,
@@ -51,8 +55,25 @@ export async function handleReviewComment(
     return { kind: "skipped", reason: "not a reply on a thread" };
   }
   const repoConfig = await loadRepoConfig(context.octokit, repo);
-  const command = parseFeedbackCommand(comment.body, mentionOf(repoConfig.config.trigger));
-  if (command === null) return { kind: "skipped", reason: "no feedback command" };
+  const mention = mentionOf(repoConfig.config.trigger);
+  const command = parseFeedbackCommand(comment.body, mention);
+  if (command === null) {
+    const request = parseThreadRequest(comment.body, mention);
+    if (request === null) return { kind: "skipped", reason: "no feedback command" };
+    return askInThread(
+      context.octokit,
+      {
+        delivery: context,
+        ...target,
+        rootCommentId: rootId,
+        replyCommentId: comment.id,
+        actor: author,
+        request,
+      },
+      deps,
+      permissions,
+    );
+  }
   return recordThreadFeedback(
     context.octokit,
     {

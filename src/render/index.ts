@@ -15,6 +15,7 @@ export {
   MARKERS,
   modelCommentMarker,
   startsWithMarker,
+  threadAnswerMarker,
 } from "./markers.js";
 export { parseMetaComment } from "./meta-comment.js";
 export { notReviewedLabel } from "./not-reviewed-label.js";
@@ -31,6 +32,11 @@ export {
 export { renderInvalidConfigNotice } from "./render-invalid-config-notice.js";
 export type { RenderOptions } from "./render-options.js";
 export { renderStatusBoard } from "./render-status-board.js";
+export {
+  type RecheckAnswer,
+  renderThreadAnswer,
+  type ThreadReply,
+} from "./render-thread-answer.js";
 export {
   type CheckOutput,
   cancelledCheck,

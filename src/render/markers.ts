@@ -19,6 +19,11 @@ export function findingCommentMarker(fingerprint: string): string {
   return `<!-- gadfly-finding:${markerValue(fingerprint)} -->`;
 }
 
+/** `<!-- gadfly-answer:REPLY_ID -->`, opening our reply to one `@gadfly` request in a thread. */
+export function threadAnswerMarker(replyCommentId: number): string {
+  return `<!-- gadfly-answer:${Math.trunc(replyCommentId)} -->`;
+}
+
 /** Percent-encodes all but a safe set, and every `--`, so the value cannot close the comment. */
 function markerValue(value: string): string {
   return [...value]

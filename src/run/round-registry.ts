@@ -14,6 +14,8 @@ interface Entry {
  */
 export class RoundRegistry {
   private readonly held = new Map<string, Entry>();
+  /** Work a receiver runs after answering its webhook (a thread's answer): stopped at shutdown. */
+  private readonly detached = new Set<{ controller: AbortController; done: Promise<void> }>();
   private closing = false;
 
   get accepting(): boolean {
@@ -42,6 +44,20 @@ export class RoundRegistry {
     void this.held.get(roundId)?.lease.check();
   }
 
+  /**
+   * Runs `work` past the webhook's answer, in this process: its signal aborts at shutdown, which
+   * waits for it like a round. `work` must not throw (a rejection is swallowed here only so
+   * it cannot crash the process; log inside it).
+   */
+  detach(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const done = work(controller.signal).catch(() => undefined);
+    const entry = { controller, done };
+    this.detached.add(entry);
+    void done.finally(() => this.detached.delete(entry));
+    return done;
+  }
+
   /** Refuses new rounds from now on (webhooks answer 503); rounds running go on. */
   close(): void {
     this.closing = true;
@@ -51,7 +67,10 @@ export class RoundRegistry {
   async shutdown(timeoutMs: number): Promise<void> {
     this.close();
     for (const entry of this.held.values()) entry.lease.stop({ kind: "shutdown" });
-    const all = Promise.allSettled([...this.held.values()].map((entry) => entry.done));
+    for (const entry of this.detached) entry.controller.abort(new Error("shutting down"));
+    const all = Promise.allSettled(
+      [...this.held.values(), ...this.detached].map((entry) => entry.done),
+    );
     await waitAtMost(all, timeoutMs);
   }
 }

@@ -45,6 +45,8 @@ export async function startStack(
   options: {
     review?: string;
     models?: readonly { id: string; provider: string }[];
+    /** More top-level keys of the app's config, as YAML (e.g. `threads:`). */
+    extraConfig?: string;
     /** The fake GitHub's options beyond the app's identity (e.g. its secondary rate limit). */
     github?: Omit<FakeGitHubOptions, "appId" | "appSlug">;
   } = {},
@@ -72,6 +74,7 @@ export async function startStack(
       "review:",
       // A push's round starts at once, as the e2e tests expect; a test of the quiet period sets it.
       review.includes("debounceSeconds") ? review : `${review}\n  debounceSeconds: 0`,
+      ...(options.extraConfig === undefined ? [] : [options.extraConfig]),
       "",
     ].join("\n"),
   );

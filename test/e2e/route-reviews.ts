@@ -1,6 +1,11 @@
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import type { LensFinding } from "../../src/findings/schema.js";
-import { CHALLENGE_LENS, type FakeModelRequest, type FakeReply } from "../fakes/model-script.js";
+import {
+  CHALLENGE_LENS,
+  type FakeModelRequest,
+  type FakeReply,
+  QUESTION_LENS,
+} from "../fakes/model-script.js";
 import { MODELS, type Stack } from "./harness.js";
 
 /** How the four fake models review the pull requests whose title carries one tag. */
@@ -16,6 +21,8 @@ export interface Scenario {
    * `unsure` (no vote either way) by default.
    */
   challenge?: (challenger: string, claim: ChallengedClaim) => ChallengeVerdict;
+  /** How the model that reported a finding answers a question asked in its thread. */
+  answer?: (model: string, claim: ChallengedClaim, request: FakeModelRequest) => string;
   /** Runs first on every call: a reply it returns (a hang, an error) is sent instead of the answer. */
   intercept?: (request: FakeModelRequest) => FakeReply | undefined | Promise<FakeReply | undefined>;
 }
@@ -51,7 +58,8 @@ export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>):
   const tagOfTitle = new Map<string, string>();
   const script = async (request: FakeModelRequest): Promise<FakeReply> => {
     const prompt = request.messages.find((message) => message.role === "user")?.content ?? "";
-    const claim = request.lens === CHALLENGE_LENS ? claimOf(prompt) : undefined;
+    const quotesClaim = request.lens === CHALLENGE_LENS || request.lens === QUESTION_LENS;
+    const claim = quotesClaim ? claimOf(prompt) : undefined;
     const tag =
       claim !== undefined
         ? tagOfTitle.get(claim.title)
@@ -68,6 +76,11 @@ export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>):
 
     const intercepted = await scenario.intercept?.(request);
     if (intercepted !== undefined) return intercepted;
+    if (claim !== undefined && request.lens === QUESTION_LENS) {
+      return {
+        text: scenario.answer?.(request.model, claim, request) ?? `${request.model} answers.`,
+      };
+    }
     if (claim !== undefined) {
       const verdict = scenario.challenge?.(request.model, claim) ?? "unsure";
       const answer = {

@@ -136,6 +136,8 @@ function matches(match: ScriptMatch, request: FakeModelRequest): boolean {
 
 /** What the fakes call a cross-examination request (the app's own name for the phase). */
 export const CHALLENGE_LENS = "cross-examination";
+/** What a question asked in a finding's thread is counted under (answer-question.ts's prompt). */
+export const QUESTION_LENS = "thread-question";
 
 /** Gadfly's lens heading (lensHeading in build-review-prompt.ts), at the start of a line. */
 const LENS_HEADING = /^## Your lens: .*\(lens: ([a-z0-9][a-z0-9-]*)\)$/gm;
@@ -156,6 +158,13 @@ export function lensOf(messages: readonly FakeMessage[]): string | undefined {
       message.content.includes("`gadfly-challenge`")
     ) {
       return CHALLENGE_LENS;
+    }
+    if (
+      message.role === "system" &&
+      typeof message.content === "string" &&
+      message.content.includes("replied on its thread with a question")
+    ) {
+      return QUESTION_LENS;
     }
   }
   for (const message of messages) {

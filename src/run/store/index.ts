@@ -20,6 +20,9 @@ export type {
   StartRoundResult,
   StoredFeedback,
   StoredRound,
+  ThreadAnswerClaim,
+  ThreadAnswerClaimOutcome,
+  ThreadAnswerResult,
 } from "./run-store.js";
 export { FEEDBACK_KINDS } from "./run-store.js";
 export type {

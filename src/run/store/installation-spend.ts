@@ -18,9 +18,10 @@ export interface ModelSpendRow {
 /**
  * The installation's spend since a time, per model: the lens runs that ended since then (their
  * report keeps the cache writes, which have no column) and the challenges (cross-examination and
- * re-checks) saved since then, every repository, one round left out. Parameters, in order:
- * installation id, since (epoch ms), the round left out — bound twice, once per table; `?` or
- * `$n` by dialect.
+ * re-checks) saved since then, every repository, one round left out, and the answers given in
+ * findings' threads since then (they belong to no round). Parameters, in order: installation id,
+ * since (epoch ms), the round left out — bound once per table in SQLite (the threads' without
+ * the round); `?` or `$n` by dialect.
  */
 export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
   const p = dialect === "sqlite" ? (_: number) => "?" : (index: number) => `$${index}`;
@@ -44,6 +45,12 @@ export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
       WHERE r.installation_id = ${p(dialect === "sqlite" ? 4 : 1)}
         AND c.saved_at >= ${p(dialect === "sqlite" ? 5 : 2)}
         AND r.id <> ${p(dialect === "sqlite" ? 6 : 3)}
+      UNION ALL
+      SELECT t.model, t.input_tokens, t.cached_input_tokens, t.cache_write_tokens,
+        t.output_tokens
+      FROM thread_answers t
+      WHERE t.model IS NOT NULL AND t.installation_id = ${p(dialect === "sqlite" ? 7 : 1)}
+        AND t.claimed_at >= ${p(dialect === "sqlite" ? 8 : 2)}
     ) spend
     GROUP BY model ORDER BY model`;
 }
@@ -56,7 +63,7 @@ export function installationSpendParams(
   exceptRound: string | undefined,
 ): (number | string)[] {
   const once = [installationId, since.getTime(), exceptRound ?? ""];
-  return dialect === "sqlite" ? [...once, ...once] : once;
+  return dialect === "sqlite" ? [...once, ...once, installationId, since.getTime()] : once;
 }
 
 export function modelSpendFromRow(row: ModelSpendRow): ModelSpend {

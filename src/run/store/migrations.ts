@@ -323,6 +323,35 @@ const reviewBase = [
   "ALTER TABLE rounds ADD COLUMN review_merge_base TEXT",
 ];
 
+/**
+ * Answers in a finding's thread (`@gadfly <question>`, `@gadfly recheck`): one row per reply
+ * asked in, claimed before any model is called (so a redelivery answers once), the day's rows
+ * of a PR counted against its limit, and what the answer spent counted in the installation's
+ * daily budget with the rounds' spend.
+ */
+const threadAnswers = [
+  `CREATE TABLE thread_answers (
+    reply_comment_id BIGINT PRIMARY KEY,
+    installation_id BIGINT NOT NULL,
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    pull_number BIGINT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('question', 'recheck')),
+    actor TEXT NOT NULL,
+    claimed_at BIGINT NOT NULL,
+    outcome TEXT,
+    model TEXT,
+    answer_comment_id BIGINT,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    cached_input_tokens BIGINT NOT NULL DEFAULT 0,
+    cache_write_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0
+  )`,
+  "CREATE INDEX thread_answers_pull ON thread_answers (owner, repo, pull_number, claimed_at)",
+  "CREATE INDEX thread_answers_installation ON thread_answers (installation_id, claimed_at)",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -368,4 +397,5 @@ export const migrations: readonly Migration[] = [
     postgres: [...roundLeases, "DROP TABLE queue_cancellations"],
   },
   { version: 13, name: "review base", sqlite: reviewBase, postgres: reviewBase },
+  { version: 14, name: "thread answers", sqlite: threadAnswers, postgres: threadAnswers },
 ];

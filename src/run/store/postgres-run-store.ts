@@ -85,6 +85,17 @@ import {
   roundFromRow,
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
+import {
+  finishThreadAnswerParams,
+  finishThreadAnswerSql,
+  insertThreadAnswerParams,
+  insertThreadAnswerSql,
+  type ThreadAnswerClaim,
+  type ThreadAnswerClaimOutcome,
+  type ThreadAnswerResult,
+  threadAnswerExistsSql,
+  threadAnswersSinceSql,
+} from "./thread-answer-sql.js";
 
 const LIVE = "state IN ('queued', 'running')";
 /** The database's time in epoch ms, when no lease clock is given. */
@@ -628,6 +639,33 @@ export class PostgresRunStore implements RunStore {
       [roundId],
     );
     return rows.map(challengeFromRow);
+  }
+
+  async claimThreadAnswer(
+    claim: ThreadAnswerClaim,
+    limit: { perPullRequest: number; since: Date },
+  ): Promise<ThreadAnswerClaimOutcome> {
+    const seen = await this.query(threadAnswerExistsSql("postgres"), [claim.replyCommentId]);
+    if (seen.rows.length > 0) return "duplicate";
+    const { rows } = await this.query<{ claimed: number | string }>(
+      threadAnswersSinceSql("postgres"),
+      [claim.repo.owner, claim.repo.repo, claim.pullNumber, limit.since.getTime()],
+    );
+    if (Number(rows[0]?.claimed ?? 0) >= limit.perPullRequest) return "limit";
+    // Not retried on a lost connection, like recordDelivery: a claim that committed
+    // unacknowledged would read as a duplicate and the request be dropped.
+    const inserted = await this.pool.query(
+      insertThreadAnswerSql("postgres"),
+      insertThreadAnswerParams(claim, this.clock.now()),
+    );
+    return inserted.rowCount === 1 ? "claimed" : "duplicate";
+  }
+
+  async finishThreadAnswer(replyCommentId: number, result: ThreadAnswerResult): Promise<void> {
+    await this.query(
+      finishThreadAnswerSql("postgres"),
+      finishThreadAnswerParams(replyCommentId, result),
+    );
   }
 
   async installationSpend(

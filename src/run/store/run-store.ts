@@ -5,6 +5,17 @@ import type { ChallengeRecord } from "../cross-examine.js";
 import type { RoundLeaseRef, RoundState } from "../round-machine.js";
 import type { ModelSpend } from "./installation-spend.js";
 import type { ScoreboardRows } from "./scoreboard-rows.js";
+import type {
+  ThreadAnswerClaim,
+  ThreadAnswerClaimOutcome,
+  ThreadAnswerResult,
+} from "./thread-answer-sql.js";
+
+export type {
+  ThreadAnswerClaim,
+  ThreadAnswerClaimOutcome,
+  ThreadAnswerResult,
+} from "./thread-answer-sql.js";
 
 /** A repository (the one a round is about), as GitHub's payloads spell it; compared exactly. */
 export interface RepoRef {
@@ -369,6 +380,19 @@ export interface RunStore {
     since: Date,
     exceptRound?: string,
   ): Promise<ModelSpend[]>;
+
+  /**
+   * Claims one `@gadfly` request in a finding's thread before any model is called: `duplicate`
+   * when the reply was claimed before (a redelivery), `limit` when the PR already has
+   * `perPullRequest` requests claimed since `since` (nothing is written then). Callers hold the
+   * PR's lock (lockPullRequest) so two receivers cannot both take the last one.
+   */
+  claimThreadAnswer(
+    claim: ThreadAnswerClaim,
+    limit: { perPullRequest: number; since: Date },
+  ): Promise<ThreadAnswerClaimOutcome>;
+  /** Records how a claimed request ended; its usage counts in installationSpend from then on. */
+  finishThreadAnswer(replyCommentId: number, result: ThreadAnswerResult): Promise<void>;
 
   /**
    * Records a publishing step of the round: `intent` just before its GitHub call, `done` once

@@ -77,6 +77,17 @@ import {
   roundFromRow,
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
+import {
+  finishThreadAnswerParams,
+  finishThreadAnswerSql,
+  insertThreadAnswerParams,
+  insertThreadAnswerSql,
+  type ThreadAnswerClaim,
+  type ThreadAnswerClaimOutcome,
+  type ThreadAnswerResult,
+  threadAnswerExistsSql,
+  threadAnswersSinceSql,
+} from "./thread-answer-sql.js";
 
 /** How long a write waits for another process's lock on the file. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -623,6 +634,35 @@ export class SqliteRunStore implements RunStore {
       )
       .all(roundId);
     return rows.map(challengeFromRow);
+  }
+
+  async claimThreadAnswer(
+    claim: ThreadAnswerClaim,
+    limit: { perPullRequest: number; since: Date },
+  ): Promise<ThreadAnswerClaimOutcome> {
+    const take = this.database.transaction((): ThreadAnswerClaimOutcome => {
+      const seen = this.statements
+        .prepare<[number], { found: number }>(threadAnswerExistsSql("sqlite"))
+        .get(claim.replyCommentId);
+      if (seen !== undefined) return "duplicate";
+      const counted = this.statements
+        .prepare<[string, string, number, number], { claimed: number }>(
+          threadAnswersSinceSql("sqlite"),
+        )
+        .get(claim.repo.owner, claim.repo.repo, claim.pullNumber, limit.since.getTime());
+      if ((counted?.claimed ?? 0) >= limit.perPullRequest) return "limit";
+      this.statements
+        .prepare<(number | string)[]>(insertThreadAnswerSql("sqlite"))
+        .run(...insertThreadAnswerParams(claim, this.clock.now()));
+      return "claimed";
+    });
+    return take.immediate();
+  }
+
+  async finishThreadAnswer(replyCommentId: number, result: ThreadAnswerResult): Promise<void> {
+    this.statements
+      .prepare<(number | string | null)[]>(finishThreadAnswerSql("sqlite"))
+      .run(...finishThreadAnswerParams(replyCommentId, result));
   }
 
   async installationSpend(

@@ -13,6 +13,7 @@ import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
+import { runStoreContractThreadAnswers } from "./contract/thread-answers.js";
 import { runStoreContractTransitions } from "./contract/transitions.js";
 import { postgresStoreBackend } from "./helpers/postgres-store-backend.js";
 
@@ -39,4 +40,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractFeedback(backend);
   runStoreContractPublishSteps(backend);
   runStoreContractSpend(backend);
+  runStoreContractThreadAnswers(backend);
 });

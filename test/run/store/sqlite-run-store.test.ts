@@ -8,6 +8,7 @@ import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
+import { runStoreContractThreadAnswers } from "./contract/thread-answers.js";
 import { runStoreContractTransitions } from "./contract/transitions.js";
 import { sqliteStoreBackend } from "./helpers/sqlite-store-backend.js";
 
@@ -23,4 +24,5 @@ describe("SqliteRunStore", () => {
   runStoreContractFeedback(sqliteStoreBackend);
   runStoreContractPublishSteps(sqliteStoreBackend);
   runStoreContractSpend(sqliteStoreBackend);
+  runStoreContractThreadAnswers(sqliteStoreBackend);
 });
