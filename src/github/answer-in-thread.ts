@@ -107,24 +107,27 @@ async function answerAtHead(
   await takeSnapshot(octokit, repo, pullNumber, at.pull.head.sha, at.workspaceDir, {
     pull: at.pull,
   });
-  const redact = createRedactor(
-    deps.secrets ?? collectSecrets({ env: deps.env, providers: deps.config.providers }),
-  );
   const { threads } = deps.config;
-  return answerThreadRequest({
-    plan: { ...plan, models: plan.models.filter((model) => !skipped.has(model.id)) },
-    providers: deps.config.providers,
-    env: deps.env,
-    ...(deps.createModel === undefined ? {} : { createModel: deps.createModel }),
-    request: target.request,
-    finding,
-    workspace: await Workspace.open(at.workspaceDir),
-    settings: { maxTurns: threads.maxTurns, timeoutSeconds: threads.timeoutSeconds },
-    limiter: deps.limiter,
-    signal: at.signal,
-    clock: deps.clock,
-    clean: (text) => redact(text),
-  });
+  return answerThreadRequest(
+    {
+      request: target.request,
+      finding,
+      workspace: await Workspace.open(at.workspaceDir),
+      settings: { maxTurns: threads.maxTurns, timeoutSeconds: threads.timeoutSeconds },
+    },
+    {
+      plan: { ...plan, models: plan.models.filter((model) => !skipped.has(model.id)) },
+      providers: deps.config.providers,
+    },
+    {
+      env: deps.env,
+      secrets: deps.secrets,
+      createModel: deps.createModel,
+      limiter: deps.limiter,
+      signal: at.signal,
+      clock: deps.clock,
+    },
+  );
 }
 
 async function publishAnswer(

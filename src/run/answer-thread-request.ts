@@ -2,35 +2,37 @@ import { answerQuestion, type Workspace } from "../agent/index.js";
 import type { PreviousFinding } from "../consensus/index.js";
 import {
   addUsage,
+  createRedactor,
   type LanguageModel,
   meterModelCalls,
   type Usage,
   wrapLanguageModel,
 } from "../llm/index.js";
-import type { Clock } from "../time/index.js";
-import type { ChallengeRecord } from "./cross-examine.js";
+import { systemClock } from "../time/index.js";
+import { collectSecrets } from "./collect-secrets.js";
+import type { ChallengeRecord, SessionRun } from "./cross-examine.js";
 import { recheckFindings, recheckSessionLens } from "./recheck-findings.js";
-import type { ReviewRoundOptions } from "./review-round.js";
-import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import type { RoundRuntime, RoundSubject } from "./round-request.js";
 import { sessionModelFor } from "./session-model-for.js";
 
 /** What someone asked in a finding's thread. */
 export type ThreadRequest = { kind: "question"; question: string } | { kind: "recheck" };
 
-export interface ThreadRequestOptions
-  extends Pick<ReviewRoundOptions, "plan" | "providers" | "env" | "createModel"> {
+/** One request on a finding's thread, and where it is answered. */
+export interface ThreadAsk {
   request: ThreadRequest;
   /** The finding, as its PR's last completed round saved it. */
   finding: PreviousFinding;
   /** The pull request's current head. */
   workspace: Workspace;
-  settings: { maxTurns: number; timeoutSeconds: number };
-  limiter: ReviewerLimiter;
-  signal: AbortSignal;
-  clock: Clock;
-  /** Model text is redacted before anything shows it. */
-  clean: (text: string) => string;
+  settings: SessionRun["settings"];
 }
+
+/** What answering takes of a round's runtime: keys, models, the slots, the stop signal, time. */
+type ThreadRuntime = Pick<
+  RoundRuntime,
+  "env" | "secrets" | "createModel" | "limiter" | "signal" | "clock"
+>;
 
 /** One re-checking model's say, for the reply. */
 export interface RecheckSay {
@@ -61,8 +63,15 @@ export function questionSessionLens(fingerprint: string): string {
  * model of the plan, fixed only when all of them refute it now), for this one finding.
  */
 export async function answerThreadRequest(
-  options: ThreadRequestOptions,
+  ask: ThreadAsk,
+  subject: Pick<RoundSubject, "plan" | "providers">,
+  runtime: ThreadRuntime,
 ): Promise<ThreadRequestResult> {
+  // Model text is redacted before anything shows it.
+  const clean = createRedactor(
+    runtime.secrets ?? collectSecrets({ env: runtime.env, providers: subject.providers }),
+  );
+  const clock = runtime.clock ?? systemClock;
   const spent = new Map<string, Usage>();
   const metered = (modelId: string, model: LanguageModel): LanguageModel =>
     wrapLanguageModel(
@@ -74,8 +83,8 @@ export async function answerThreadRequest(
       }),
     );
   const spentList = () => [...spent].map(([model, usage]) => ({ model, usage }));
-  const planned = options.plan.models.map((model) => model.id);
-  const reporters = (options.finding.detail?.models ?? []).filter((id) => planned.includes(id));
+  const planned = subject.plan.models.map((model) => model.id);
+  const reporters = (ask.finding.detail?.models ?? []).filter((id) => planned.includes(id));
   const reporter = reporters[0];
   if (reporter === undefined) {
     return {
@@ -86,22 +95,31 @@ export async function answerThreadRequest(
     };
   }
   const modelFor = (lensOf: (fingerprint: string) => string) => {
-    const build = sessionModelFor(options, lensOf);
+    const build = sessionModelFor(subject, runtime, lensOf);
     return (modelId: string, fingerprint: string) => metered(modelId, build(modelId, fingerprint));
   };
-  if (options.request.kind === "recheck") {
-    const { answers, result } = await recheckOne(options, modelFor(recheckSessionLens));
+  const session: SessionRun = {
+    modelFor: modelFor(recheckSessionLens),
+    workspace: ask.workspace,
+    settings: ask.settings,
+    limiter: runtime.limiter,
+    signal: runtime.signal,
+    clock,
+    cleanReason: clean,
+  };
+  if (ask.request.kind === "recheck") {
+    const { answers, result } = await recheckOne(ask.finding, planned, session);
     return { kind: "recheck", result, answers, spent: spentList() };
   }
   const outcome = await answerQuestion({
-    model: modelFor(questionSessionLens)(reporter, options.finding.fingerprint),
-    claim: claimOf(options.finding),
-    question: options.request.question,
-    workspace: options.workspace,
-    maxTurns: options.settings.maxTurns,
-    timeoutSeconds: options.settings.timeoutSeconds,
-    signal: options.signal,
-    clock: options.clock,
+    model: modelFor(questionSessionLens)(reporter, ask.finding.fingerprint),
+    claim: claimOf(ask.finding),
+    question: ask.request.question,
+    workspace: ask.workspace,
+    maxTurns: ask.settings.maxTurns,
+    timeoutSeconds: ask.settings.timeoutSeconds,
+    signal: runtime.signal,
+    clock,
   });
   if (outcome.outcome !== "answered") {
     return { kind: "failed", reason: outcome.reason, spent: spentList() };
@@ -109,27 +127,24 @@ export async function answerThreadRequest(
   return {
     kind: "answer",
     model: reporter,
-    answer: options.clean(outcome.text),
+    answer: clean(outcome.text),
     spent: spentList(),
   };
 }
 
 async function recheckOne(
-  options: ThreadRequestOptions,
-  modelFor: (modelId: string, fingerprint: string) => LanguageModel,
+  finding: PreviousFinding,
+  models: readonly string[],
+  session: SessionRun,
 ): Promise<{ result: "still-there" | "fixed" | "unsure"; answers: RecheckSay[] }> {
-  const { finding } = options;
-  const rechecked = await recheckFindings({
-    findings: [{ finding, line: finding.line, endLine: finding.detail?.endLine ?? finding.line }],
-    models: options.plan.models.map((model) => model.id),
-    modelFor,
-    workspace: options.workspace,
-    settings: { ...options.settings, maxRechecks: 1 },
-    limiter: options.limiter,
-    signal: options.signal,
-    clock: options.clock,
-    cleanReason: options.clean,
-  });
+  const rechecked = await recheckFindings(
+    {
+      findings: [{ finding, line: finding.line, endLine: finding.detail?.endLine ?? finding.line }],
+      models,
+      maxRechecks: 1,
+    },
+    session,
+  );
   const carried = rechecked.carried[0];
   const result =
     carried === undefined ? "fixed" : carried.recheck === "confirmed" ? "still-there" : "unsure";
