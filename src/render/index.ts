@@ -28,6 +28,7 @@ export {
   renderInlineReviewBody,
   type UnplacedFinding,
 } from "./render-inline-review-body.js";
+export { type FilterSkipOutput, renderFilterSkip } from "./render-filter-skip.js";
 export { renderInvalidConfigNotice } from "./render-invalid-config-notice.js";
 export type { RenderOptions } from "./render-options.js";
 export { renderStatusBoard } from "./render-status-board.js";
