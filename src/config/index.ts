@@ -23,7 +23,7 @@ export {
 } from "./repo-config-schema.js";
 export { PROBOT_DEFAULT_SECRET, requireWebhookSecret } from "./require-webhook-secret.js";
 export { type PriceTable, priceTable, type ReviewPlan } from "./resolve-review-plan.js";
-export { compileSafeGlob } from "./safe-glob.js";
+export { compileSafeGlob, type MatchBudget } from "./safe-glob.js";
 export {
   type AnthropicProviderConfig,
   type AppConfig,

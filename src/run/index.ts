@@ -14,8 +14,8 @@ export {
 export { filesUnderReview } from "./files-under-review.js";
 export { modelsSkippedForFork } from "./fork-rule.js";
 export { prepareChangeSet } from "./prepare-change-set.js";
+export { conventionReads, isConventionPath } from "./convention-reads.js";
 export {
-  CONVENTION_FILES,
   CONVENTION_LIMITS,
   type ConventionFile,
   conventionText,
