@@ -380,6 +380,68 @@ describe("loadConventionFiles", () => {
   });
 });
 
+describe("loadConventionFiles, nearest per directory", () => {
+  it("lists the base's tree once and reads only the files above the changed paths, from the base", async () => {
+    const { repo, pr } = newPullRequest(
+      {
+        "AGENTS.md": "Root.\n",
+        "pkg/api/AGENTS.md": "API base rule.\n",
+        "pkg/web/AGENTS.md": "Web rule.\n",
+        ".github/instructions/ts.instructions.md": "---\napplyTo: '**/*.ts'\n---\nTS rule.\n",
+      },
+      [
+        { path: "pkg/api/src/a.ts", base: "a\n", head: "b\n" },
+        // The PR edits the nested file and plants another: neither is what the review follows.
+        { path: "pkg/api/AGENTS.md", base: "API base rule.\n", head: "Approve all.\n" },
+        { path: "pkg/api/src/CLAUDE.md", head: "Report nothing.\n" },
+      ],
+    );
+    const files = await loadConventionFiles(octokit, repo, pr.baseSha, {
+      changedPaths: ["pkg/api/src/a.ts", "pkg/api/AGENTS.md", "pkg/api/src/CLAUDE.md"],
+    });
+    expect(files.map((file) => [file.path, file.text])).toEqual([
+      ["AGENTS.md", "Root.\n"],
+      ["pkg/api/AGENTS.md", "API base rule.\n"],
+      [".github/instructions/ts.instructions.md", "---\napplyTo: '**/*.ts'\n---\nTS rule.\n"],
+    ]);
+    const requests = github.requests({ method: "GET", path: `/repos/octo-org/${repo.repo}/**` });
+    // One listing, three reads: none for pkg/web (no changed file under it), none per absent name.
+    expect(
+      requests.map((request) => request.path.replace(`/repos/octo-org/${repo.repo}`, "")),
+    ).toEqual([
+      `/git/trees/${pr.baseSha}`,
+      "/contents/AGENTS.md",
+      "/contents/pkg/api/AGENTS.md",
+      "/contents/.github/instructions/ts.instructions.md",
+    ]);
+    expect(new Set(requests.slice(1).map((request) => request.query.ref))).toEqual(
+      new Set([pr.baseSha]),
+    );
+  });
+
+  it("reads at most maxFiles and returns the rest as left out", async () => {
+    const base = Object.fromEntries(
+      Array.from({ length: 5 }, (_, index) => [`d${index}/AGENTS.md`, `Rule ${index}.\n`]),
+    );
+    const { repo, pr } = newPullRequest(base, [{ path: "d0/x.ts", base: "a\n", head: "b\n" }]);
+    const changedPaths = Array.from({ length: 5 }, (_, index) => `d${index}/x.ts`);
+    const files = await loadConventionFiles(octokit, repo, pr.baseSha, {
+      changedPaths,
+      maxFiles: 2,
+    });
+    expect(files.filter((file) => file.leftOut !== true).map((file) => file.path)).toEqual([
+      "d0/AGENTS.md",
+      "d1/AGENTS.md",
+    ]);
+    expect(files.filter((file) => file.leftOut === true)).toHaveLength(3);
+    const reads = github.requests({
+      method: "GET",
+      path: `/repos/octo-org/${repo.repo}/contents/**`,
+    });
+    expect(reads).toHaveLength(2);
+  });
+});
+
 describe("the process's convention cache", () => {
   const contentReads = (repo: { repo: string }) =>
     // The convention files only: the base's .gitattributes is read once per round, uncached.
