@@ -73,7 +73,10 @@ export async function readBaseConventions(
       options.onError?.(path, reason(error));
     }
   }
-  return [...files, ...reads.leftOut.map((path) => ({ path, text: "", cut: false, leftOut: true }))];
+  return [
+    ...files,
+    ...reads.leftOut.map((path) => ({ path, text: "", cut: false, leftOut: true })),
+  ];
 }
 
 function reason(error: unknown): string {

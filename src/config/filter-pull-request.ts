@@ -17,7 +17,7 @@ export type FilterDecision =
   | { kind: "review" }
   /** Not reviewed on a push; `reason` is ours (names the field), the PR's text only quoted. */
   | { kind: "skip"; reason: string }
-  /** Over `maxSize` with `over: comment`: one comment asks to split it instead of a round. */
+  /** Over `maxSize`: one comment asks to split it instead of a round. */
   | { kind: "split"; reason: string };
 
 const count = new Intl.NumberFormat("en-US");
@@ -27,10 +27,7 @@ const count = new Intl.NumberFormat("en-US");
  * (author, labels, title, base branch, size) so the first reason found is the one shown.
  * Pure: the caller decides that a writer's `@gadfly review` skips this altogether.
  */
-export function filterPullRequest(
-  filters: RepoFilters,
-  pull: FilteredPullRequest,
-): FilterDecision {
+export function filterPullRequest(filters: RepoFilters, pull: FilteredPullRequest): FilterDecision {
   const reason =
     authorReason(filters, pull.author) ??
     labelReason(filters, pull.labels) ??
@@ -38,7 +35,7 @@ export function filterPullRequest(
     baseReason(filters, pull.baseRef);
   if (reason !== null) return { kind: "skip", reason };
   const size = filters.maxSize;
-  if (size === undefined || size.over !== "comment") return { kind: "review" };
+  if (size === undefined) return { kind: "review" };
   const over = [
     ...(size.files !== undefined && pull.changedFiles > size.files
       ? [`${count.format(pull.changedFiles)} files (over ${count.format(size.files)})`]

@@ -86,25 +86,15 @@ const TitlePattern = z
 const BranchGlobs = z.array(IgnoreGlob).max(LIMITS.filterEntries);
 
 /**
- * Above this size (the pull request's changed files or added plus deleted lines, as GitHub
- * counts them) the round is replaced by one comment asking to split the PR (`comment`), or
- * runs only `downshift`'s lenses and models (`downshift`).
+ * Above this size (the pull request's changed files, or its added plus deleted lines, as GitHub
+ * counts them) a push's round is replaced by one comment asking to split the pull request. (A
+ * round that runs fewer models and lenses on a large change is the operator's
+ * `budget.downshift`, which applies whatever triggered the round.)
  */
 export const RepoMaxSize = z
   .strictObject({
     files: z.number().int().min(1).optional(),
     changedLines: z.number().int().min(1).optional(),
-    over: z.enum(["comment", "downshift"]).default("comment"),
-    downshift: z
-      .strictObject({
-        lenses: z.array(RepoLensId).min(1).max(LIMITS.lensChoices).optional(),
-        models: z
-          .array(z.string().min(1).max(LIMITS.modelIdChars))
-          .min(1)
-          .max(LIMITS.modelChoices)
-          .optional(),
-      })
-      .optional(),
   })
   .refine((size) => size.files !== undefined || size.changedLines !== undefined, {
     message: "give files or changedLines (the size above which the cap applies)",

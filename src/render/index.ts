@@ -22,13 +22,13 @@ export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";
 export { renderDashboard } from "./render-dashboard.js";
 export { renderDashboardLogin } from "./render-dashboard-login.js";
+export { type FilterSkipOutput, renderFilterSkip } from "./render-filter-skip.js";
 export { renderInlineComment } from "./render-inline-comment.js";
 export {
   type HeldBack,
   renderInlineReviewBody,
   type UnplacedFinding,
 } from "./render-inline-review-body.js";
-export { type FilterSkipOutput, renderFilterSkip } from "./render-filter-skip.js";
 export { renderInvalidConfigNotice } from "./render-invalid-config-notice.js";
 export type { RenderOptions } from "./render-options.js";
 export { renderStatusBoard } from "./render-status-board.js";

@@ -6,7 +6,7 @@ import { defaultTemplateEngine } from "./template-engine.js";
 export interface FilterSkipInput {
   /** Ours (it names the `filters` field), quoting the pull request's text (a label, a login). */
   reason: string;
-  /** Over `filters.maxSize` (`over: comment`): the pull request also gets a comment asking to split it. */
+  /** Over `filters.maxSize`: the pull request also gets a comment asking to split it. */
   split: boolean;
   /** The repository's trigger phrase, which overrides the filters. */
   trigger: string;
@@ -44,9 +44,7 @@ export function renderFilterSkip(
   };
   return {
     title:
-      title.length <= TITLE_CHARS
-        ? title.join("")
-        : `${title.slice(0, TITLE_CHARS - 1).join("")}…`,
+      title.length <= TITLE_CHARS ? title.join("") : `${title.slice(0, TITLE_CHARS - 1).join("")}…`,
     summary: engine.render("filter-skip-summary", view),
     comment: input.split
       ? requireMarker(

@@ -15,7 +15,10 @@ export const DIRECTORY_CONVENTION_NAMES = [
 ] as const;
 
 /** Read at the root only; they apply to the whole repository. */
-export const ROOT_CONVENTION_FILES = [".github/copilot-instructions.md", "CONTRIBUTING.md"] as const;
+export const ROOT_CONVENTION_FILES = [
+  ".github/copilot-instructions.md",
+  "CONTRIBUTING.md",
+] as const;
 
 /** Rule files with front matter saying what they apply to (`applyTo`; `globs` / `alwaysApply`). */
 const RULE_DIRECTORIES = [
@@ -34,7 +37,11 @@ export function isConventionPath(path: string): boolean {
 /** `applyTo` (GitHub Copilot), `cursor` (globs / alwaysApply), or null for another file. */
 export function ruleFileKind(path: string): "applyTo" | "cursor" | null {
   for (const [index, { prefix, suffix }] of RULE_DIRECTORIES.entries()) {
-    if (path.startsWith(prefix) && path.endsWith(suffix) && path.length > prefix.length + suffix.length) {
+    if (
+      path.startsWith(prefix) &&
+      path.endsWith(suffix) &&
+      path.length > prefix.length + suffix.length
+    ) {
       return index === 0 ? "applyTo" : "cursor";
     }
   }

@@ -100,6 +100,11 @@ function globList(value: string): string[] {
     unquoted.startsWith("[") && unquoted.endsWith("]") ? unquoted.slice(1, -1) : unquoted;
   return inner
     .split(",")
-    .map((glob) => glob.trim().replace(/^(["'])(.*)\1$/, "$2").trim())
+    .map((glob) =>
+      glob
+        .trim()
+        .replace(/^(["'])(.*)\1$/, "$2")
+        .trim(),
+    )
     .filter((glob) => glob !== "");
 }

@@ -5,6 +5,7 @@ export type { ChangeSet, FullReviewReason, ReviewScope } from "./change-set.js";
 export { CoalescedWriter } from "./coalesced-writer.js";
 export { codeContext } from "./code-context.js";
 export { collectSecrets } from "./collect-secrets.js";
+export { conventionReads, isConventionPath } from "./convention-reads.js";
 export {
   type ChallengeRecord,
   type CrossExaminationSettings,
@@ -14,7 +15,6 @@ export {
 export { filesUnderReview } from "./files-under-review.js";
 export { modelsSkippedForFork } from "./fork-rule.js";
 export { prepareChangeSet } from "./prepare-change-set.js";
-export { conventionReads, isConventionPath } from "./convention-reads.js";
 export {
   CONVENTION_LIMITS,
   type ConventionFile,

@@ -174,7 +174,10 @@ describe("the filters' config", () => {
       "filters.skipTitles[0] filters.skipTitles[1]",
     );
     expect(badField("filters:\n  baseBranches: ['+(a|b)']\n")).toBe("filters.baseBranches[0]");
-    expect(badField("filters:\n  maxSize: { over: comment }\n")).toBe("filters.maxSize");
+    expect(badField("filters:\n  maxSize: {}\n")).toBe("filters.maxSize");
+    expect(badField("filters:\n  maxSize: { files: 3, over: downshift }\n")).toBe(
+      "filters.maxSize",
+    );
     expect(badField("filters:\n  maxSize: { files: 0 }\n")).toBe("filters.maxSize.files");
     expect(badField(`filters:\n  skipLabels: [${Array(51).fill("x").join(", ")}]\n`)).toBe(
       "filters.skipLabels",
@@ -197,7 +200,9 @@ describe("matchTitlePattern", () => {
     expect(TITLE_MATCH_CHARS).toBe(1024);
     const hostile = `${"a".repeat(TITLE_MATCH_CHARS)}[skip review]`;
     expect(matchTitlePattern(hostile, "[skip review]")).toBe(false);
-    expect(matchTitlePattern(`${"a".repeat(TITLE_MATCH_CHARS - 13)}[skip review]`, "[skip review]")).toBe(true);
+    expect(
+      matchTitlePattern(`${"a".repeat(TITLE_MATCH_CHARS - 13)}[skip review]`, "[skip review]"),
+    ).toBe(true);
     // A title of one repeated character against a pattern one short of it: every position is
     // tried, and the work is bounded by 1024 × 100 character comparisons.
     const aaa = "a".repeat(1_000_000);
