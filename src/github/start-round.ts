@@ -171,18 +171,19 @@ async function decideUnderLock(
 /** What the filters read of the pull request, as GitHub has it now (not the webhook's copy). */
 function filteredFacts(pull: {
   user: { login: string } | null;
-  labels: readonly { name?: string }[];
-  title: string;
-  base: { ref: string };
+  labels?: readonly { name?: string }[];
+  title?: string;
+  base?: { ref: string };
   changed_files?: number;
   additions?: number;
   deletions?: number;
 }): FilteredPullRequest {
   return {
     author: pull.user?.login ?? null,
-    labels: pull.labels.flatMap((label) => (label.name === undefined ? [] : [label.name])),
-    title: pull.title,
-    baseRef: pull.base.ref,
+    // GitHub always sends these; a partial answer filters on what it has.
+    labels: (pull.labels ?? []).flatMap((label) => (label.name === undefined ? [] : [label.name])),
+    title: pull.title ?? "",
+    baseRef: pull.base?.ref ?? "",
     changedFiles: pull.changed_files ?? 0,
     changedLines: (pull.additions ?? 0) + (pull.deletions ?? 0),
   };
