@@ -14,7 +14,6 @@
  * meaningful at 1.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { CONVENTION_FILES } from "../src/run/index.js";
 import {
   MODELS,
   type Stack,
@@ -222,11 +221,9 @@ try {
   const unattributed = many.requests.filter(
     (request) => isContentCreating(request) && perPull(request) === undefined,
   ).length;
-  // A repository without .github/gadfly.yml or convention files (AGENTS.md…) answers 404 for
-  // them: expected, not a rejection.
-  const expectedMissing = [".github/gadfly.yml", ...CONVENTION_FILES].map(
-    (path) => `/contents/${path}`,
-  );
+  // A repository without .github/gadfly.yml answers 404 for it: expected, not a rejection
+  // (convention files are read only when the base's tree lists them).
+  const expectedMissing = [".github/gadfly.yml"].map((path) => `/contents/${path}`);
   const rejected = [...single.requests, ...many.requests].filter(
     (request) =>
       request.status >= 400 &&

@@ -185,6 +185,11 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
               }),
             local.baseSha,
             {
+              changedPaths: local.files.flatMap((file) =>
+                file.oldPath === null || file.oldPath === file.path
+                  ? [file.path]
+                  : [file.path, file.oldPath],
+              ),
               onError: (path, reason) =>
                 io.stderr.write(
                   `gadfly: ${terminalSafeText(`conventions: could not read ${path} from the base (${reason}); the review goes on without it`, { oneLine: true })}\n`,

@@ -1,8 +1,9 @@
 import {
-  CONVENTION_FILES,
   CONVENTION_LIMITS,
   type ConventionFile,
+  conventionReads,
   conventionText,
+  isConventionPath,
 } from "../run/index.js";
 import type { BoundGit } from "./run-git.js";
 
@@ -13,13 +14,19 @@ export interface ReadBaseConventionsOptions {
   /** A file git would not give, for one line on stderr; the review goes on without it. */
   onError?: (path: string, reason: string) => void;
   fileBytes?: number;
+  /** Files read at most; the applying ones past it are returned `leftOut`. */
+  maxFiles?: number;
+  /** The change's paths (a rename's old one too): whose directories' conventions are read. */
+  changedPaths?: readonly string[];
 }
 
 /**
- * The convention files (AGENTS.md, CONTRIBUTING.md…) of the base commit, as the app reads them
- * from a pull request's base: never the head or the working tree, whose copies are part of the
- * change under review. A file missing from the base is no convention; one git fails to give is
- * reported and left out. Never throws.
+ * The convention files of the base commit that govern the changed paths (AGENTS.md in their
+ * directories and above, CONTRIBUTING.md, rule files… see convention-reads.ts), as the app reads
+ * them from a pull request's base: never the head or the working tree, whose copies are part of
+ * the change under review. One listing of the base's tree, then only the files that apply. A
+ * file missing from the base is no convention; one git fails to give is reported and left out.
+ * Never throws.
  */
 export async function readBaseConventions(
   git: BoundGit,
@@ -30,7 +37,7 @@ export async function readBaseConventions(
   let listing: string;
   try {
     // --full-tree: paths from the repository's root, wherever git runs.
-    listing = await git(["ls-tree", "-z", "-l", "--full-tree", baseSha, "--", ...CONVENTION_FILES]);
+    listing = await git(["ls-tree", "-r", "-z", "-l", "--full-tree", baseSha]);
   } catch (error) {
     options.onError?.("the base commit", reason(error));
     return [];
@@ -43,11 +50,16 @@ export async function readBaseConventions(
     const [, mode, type, object, size, path] = match;
     // Regular files only: a link's blob is its target's name, not the team's text.
     if (type !== "blob" || (mode !== "100644" && mode !== "100755")) continue;
-    if (object !== undefined && path !== undefined)
+    if (object !== undefined && path !== undefined && isConventionPath(path))
       entries.set(path, { object, size: Number(size) });
   }
+  const reads = conventionReads(
+    [...entries.keys()],
+    options.changedPaths ?? [],
+    options.maxFiles ?? CONVENTION_LIMITS.files,
+  );
   const files: ConventionFile[] = [];
-  for (const path of CONVENTION_FILES) {
+  for (const path of reads.paths) {
     const entry = entries.get(path);
     if (entry === undefined) continue;
     if (entry.size > MAX_READ_BYTES) {
@@ -61,7 +73,10 @@ export async function readBaseConventions(
       options.onError?.(path, reason(error));
     }
   }
-  return files;
+  return [
+    ...files,
+    ...reads.leftOut.map((path) => ({ path, text: "", cut: false, leftOut: true })),
+  ];
 }
 
 function reason(error: unknown): string {

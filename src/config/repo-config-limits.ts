@@ -34,4 +34,10 @@ export const REPO_CONFIG_LIMITS = {
   instructionPaths: 20,
   /** Compiled matcher states over every instruction's `paths` together (as `ignoreMatcherStates`). */
   instructionMatcherStates: 2_000,
+  /** Entries of each `filters` list (authors, labels, title patterns, base branches). */
+  filterEntries: 50,
+  /** A login (GitHub's are at most 39 characters, `[bot]` adds 5), a label (GitHub: 50). */
+  filterNameChars: 100,
+  /** A title pattern: literal text, matched without a RegExp. */
+  titlePatternChars: 100,
 } as const;

@@ -60,6 +60,73 @@ export const RepoInstruction = z.strictObject({
 });
 export type RepoInstruction = z.infer<typeof RepoInstruction>;
 
+/** Bots whose pull requests are skipped unless `filters.reviewBots` is true. */
+export const DEFAULT_SKIPPED_AUTHORS = ["dependabot[bot]", "renovate[bot]"] as const;
+
+/** Titles skipped by default (see matchTitlePattern): work in progress, an explicit opt-out. */
+export const DEFAULT_SKIPPED_TITLES = [
+  "^WIP",
+  "^[WIP]",
+  "^Draft:",
+  "^DO NOT MERGE",
+  "[skip review]",
+  "[no review]",
+  "[skip gadfly]",
+] as const;
+
+const FilterName = z.string().trim().min(1).max(LIMITS.filterNameChars);
+const FilterNames = z.array(FilterName).max(LIMITS.filterEntries);
+const TitlePattern = z
+  .string()
+  .min(1)
+  .max(LIMITS.titlePatternChars)
+  .refine((pattern) => pattern.replace(/^\^/, "").trim() !== "", {
+    message: "a title pattern needs some text besides `^`",
+  });
+const BranchGlobs = z.array(IgnoreGlob).max(LIMITS.filterEntries);
+
+/**
+ * Above this size (the pull request's changed files, or its added plus deleted lines, as GitHub
+ * counts them) a push's round is replaced by one comment asking to split the pull request. (A
+ * round that runs fewer models and lenses on a large change is the operator's
+ * `budget.downshift`, which applies whatever triggered the round.)
+ */
+export const RepoMaxSize = z
+  .strictObject({
+    files: z.number().int().min(1).optional(),
+    changedLines: z.number().int().min(1).optional(),
+  })
+  .refine((size) => size.files !== undefined || size.changedLines !== undefined, {
+    message: "give files or changedLines (the size above which the cap applies)",
+  });
+export type RepoMaxSize = z.infer<typeof RepoMaxSize>;
+
+/**
+ * Which pull requests a push reviews. A writer's `@gadfly review` (or re-run of the check)
+ * reviews whatever these say; a skipped push says why on the check.
+ */
+export const RepoFilters = z.strictObject({
+  /** Logins whose pull requests are skipped, besides DEFAULT_SKIPPED_AUTHORS. */
+  skipAuthors: FilterNames.default([]),
+  /** Review the default bots' pull requests (dependabot, renovate) after all. */
+  reviewBots: z.boolean().default(false),
+  /** A pull request with any of these labels is skipped. */
+  skipLabels: FilterNames.default([]),
+  /** When given, only a pull request with one of these labels is reviewed. */
+  onlyLabels: FilterNames.default([]),
+  /** Title patterns (literal, case-insensitive, `^` for the start); these replace the defaults. */
+  skipTitles: z
+    .array(TitlePattern)
+    .max(LIMITS.filterEntries)
+    .default([...DEFAULT_SKIPPED_TITLES]),
+  /** When given, only pull requests into a branch these globs match are reviewed. */
+  baseBranches: BranchGlobs.default([]),
+  /** Pull requests into a branch these globs match are skipped. */
+  skipBaseBranches: BranchGlobs.default([]),
+  maxSize: RepoMaxSize.optional(),
+});
+export type RepoFilters = z.infer<typeof RepoFilters>;
+
 export const RepoConfig = z.strictObject({
   /** Model ids from the app config; default: all of them. */
   models: z
@@ -135,6 +202,8 @@ export const RepoConfig = z.strictObject({
       });
     })
     .default([]),
+  /** Which pull requests a push reviews (authors, labels, titles, base branches, size). */
+  filters: RepoFilters.default(RepoFilters.parse({})),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 

@@ -1,4 +1,11 @@
-import { type ConfigIssue, planReview } from "../config/index.js";
+import {
+  type ConfigIssue,
+  type FilterDecision,
+  type FilteredPullRequest,
+  filterPullRequest,
+  planReview,
+  type RepoFilters,
+} from "../config/index.js";
 import { MARKERS, renderInvalidConfigNotice, shortSha } from "../render/index.js";
 import type { RoundTrigger, StartRoundResult } from "../run/store/index.js";
 import { findOwnComment } from "./find-own-comment.js";
@@ -6,6 +13,7 @@ import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type LoadedRepoConfig, loadRepoConfig, REPO_CONFIG_PATH } from "./load-repo-config.js";
 import { type PushPace, pacePush } from "./pace-push.js";
 import { postWaitingBoard } from "./post-waiting-board.js";
+import { publishFilterSkip } from "./publish-filter-skip.js";
 import type { RoundDependencies } from "./round-dependencies.js";
 import { upsertStickyComment } from "./upsert-sticky-comment.js";
 import { WriteBudgetTimeoutError } from "./write-budget.js";
@@ -55,8 +63,20 @@ export async function startRound(
   }
   const { plan, lenses, issues } = planReview(deps.config, repoConfig, deps.lenses);
   if (issues.length > 0) await postConfigNotice(octokit, request, deps, issues);
-  const decided = await decideUnderLock(octokit, request, deps, repoConfig.config.drafts);
-  if ("skipped" in decided) return { kind: "skipped", reason: decided.skipped };
+  const decided = await decideUnderLock(octokit, request, deps, repoConfig.config);
+  if ("skipped" in decided) {
+    // Filtered out: said on the PR's head (a check, and a comment for a PR too large), not silence.
+    if (decided.filtered !== undefined) {
+      const { headSha, decision } = decided.filtered;
+      await publishFilterSkip(
+        octokit,
+        { ...request, headSha, trigger: repoConfig.config.trigger },
+        decision,
+        deps,
+      );
+    }
+    return { kind: "skipped", reason: decided.skipped };
+  }
   const { started, pace } = decided;
   const { delayMs } = pace;
   // Their holders, in whatever process, read the store now: superseded, they stop.
@@ -84,18 +104,23 @@ export async function startRound(
 }
 
 type Decision =
-  | { skipped: string }
+  | {
+      skipped: string;
+      /** The repository's filters skipped the push: what its head is told. */
+      filtered?: { headSha: string; decision: Exclude<FilterDecision, { kind: "review" }> };
+    }
   | { started: StartRoundResult; pace: Exclude<PushPace, { kind: "skip" }> };
 
 /**
  * Under the pull request's lock, shared by every receiver: GitHub's current head decides (a
- * trigger for an older head starts nothing), then the reader limits, then the round in the store.
+ * trigger for an older head starts nothing), then, for a push only, the repository's filters
+ * (a writer's comment or re-run overrides them), the reader limits, then the round in the store.
  */
 async function decideUnderLock(
   octokit: GitHubClient,
   request: RoundRequest,
   deps: RoundDependencies,
-  drafts: boolean,
+  { drafts, filters }: { drafts: boolean; filters: RepoFilters },
 ): Promise<Decision> {
   const push = request.trigger.kind === "push";
   return deps.store.lockPullRequest(
@@ -114,6 +139,13 @@ async function decideUnderLock(
       }
       if (push && (pull.draft ?? false) && !drafts) {
         return { skipped: "draft pull request" };
+      }
+      const decision = push ? filterPullRequest(filters, filteredFacts(pull)) : null;
+      if (decision !== null && decision.kind !== "review") {
+        return {
+          skipped: `filtered: ${decision.reason}`,
+          filtered: { headSha: pull.head.sha, decision },
+        };
       }
       const pace: PushPace = push
         ? await pacePush(
@@ -134,6 +166,27 @@ async function decideUnderLock(
       return { started, pace };
     },
   );
+}
+
+/** What the filters read of the pull request, as GitHub has it now (not the webhook's copy). */
+function filteredFacts(pull: {
+  user: { login: string } | null;
+  labels?: readonly { name?: string }[];
+  title?: string;
+  base?: { ref: string };
+  changed_files?: number;
+  additions?: number;
+  deletions?: number;
+}): FilteredPullRequest {
+  return {
+    author: pull.user?.login ?? null,
+    // GitHub always sends these; a partial answer filters on what it has.
+    labels: (pull.labels ?? []).flatMap((label) => (label.name === undefined ? [] : [label.name])),
+    title: pull.title ?? "",
+    baseRef: pull.base?.ref ?? "",
+    changedFiles: pull.changed_files ?? 0,
+    changedLines: (pull.additions ?? 0) + (pull.deletions ?? 0),
+  };
 }
 
 /** The waiting board: carried from the round it supersedes when it can be, else posted. */

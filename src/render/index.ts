@@ -23,6 +23,7 @@ export { renderCheckRunOutput } from "./render-check-run-output.js";
 export { renderConsensusComment } from "./render-consensus-comment.js";
 export { renderDashboard } from "./render-dashboard.js";
 export { renderDashboardLogin } from "./render-dashboard-login.js";
+export { type FilterSkipOutput, renderFilterSkip } from "./render-filter-skip.js";
 export { renderInlineComment } from "./render-inline-comment.js";
 export {
   type HeldBack,

@@ -4,6 +4,7 @@ export const MARKERS = {
   consensus: "<!-- gadfly-consensus -->",
   inlineReview: "<!-- gadfly-inline-review -->",
   configNotice: "<!-- gadfly-config-notice -->",
+  splitRequest: "<!-- gadfly-split-request -->",
 } as const;
 
 /**

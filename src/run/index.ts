@@ -12,6 +12,7 @@ export type { ChangeSet, FullReviewReason, ReviewScope } from "./change-set.js";
 export { CoalescedWriter } from "./coalesced-writer.js";
 export { codeContext } from "./code-context.js";
 export { collectSecrets } from "./collect-secrets.js";
+export { conventionReads, isConventionPath } from "./convention-reads.js";
 export {
   type ChallengeRecord,
   type CrossExaminationSettings,
@@ -22,7 +23,6 @@ export { filesUnderReview } from "./files-under-review.js";
 export { modelsSkippedForFork } from "./fork-rule.js";
 export { prepareChangeSet } from "./prepare-change-set.js";
 export {
-  CONVENTION_FILES,
   CONVENTION_LIMITS,
   type ConventionFile,
   conventionText,

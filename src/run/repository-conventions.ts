@@ -1,5 +1,6 @@
 import type { RepositoryConvention } from "../agent/index.js";
-import { ignoreMatcher } from "../config/index.js";
+import { ignoreMatcher, type MatchBudget } from "../config/index.js";
+import { conventionScope } from "./convention-scope.js";
 
 /*
  * The repository's own conventions, as every lens gets them: the files teams write for coding
@@ -8,20 +9,16 @@ import { ignoreMatcher } from "../config/index.js";
  * that apply to the changed paths. Both are untrusted text, bounded here.
  */
 
-/** Read from the base, in this order (the order they are shown and bounded in). */
-export const CONVENTION_FILES = [
-  "AGENTS.md",
-  "CLAUDE.md",
-  "REVIEW.md",
-  ".github/copilot-instructions.md",
-  "CONTRIBUTING.md",
-] as const;
-
 /**
- * At most 16 KB of each file or instruction is used, and 32 KB of conventions in all: they go
- * into the prompt of every (model, lens) reviewer, and the PR's diff needs the room more.
+ * At most 16 KB of each file or instruction is used, 32 KB of conventions in all, and at most 20
+ * files are read for one change: they go into the prompt of every (model, lens) reviewer, and
+ * the PR's diff needs the room more. (Which files: convention-reads.ts.)
  */
-export const CONVENTION_LIMITS = { fileBytes: 16 * 1024, totalBytes: 32 * 1024 } as const;
+export const CONVENTION_LIMITS = {
+  fileBytes: 16 * 1024,
+  totalBytes: 32 * 1024,
+  files: 20,
+} as const;
 
 /** Matcher states all instructions' globs may visit on one change set (see ignoreMatcher). */
 const INSTRUCTION_MATCH_STEPS = 4_000_000;
@@ -32,6 +29,8 @@ export interface ConventionFile {
   text: string;
   /** The file was longer: only its first `fileBytes` are in `text`. */
   cut: boolean;
+  /** It applies, but the bound on the number of files kept it from being read (`text` is empty). */
+  leftOut?: boolean;
 }
 
 /** One `instructions` entry of the repository's config. */
@@ -60,7 +59,7 @@ export interface ConventionsInput {
   instructions: readonly ConventionInstruction[];
   /** Every changed path (a rename's old path too): an instruction applies when one matches. */
   changedPaths: readonly string[];
-  limits?: { fileBytes: number; totalBytes: number };
+  limits?: { fileBytes: number; totalBytes: number; files?: number };
 }
 
 /**
@@ -71,45 +70,77 @@ export interface ConventionsInput {
  */
 export function conventionsFor(input: ConventionsInput): RepositoryConvention[] {
   const limits = input.limits ?? CONVENTION_LIMITS;
-  const sources: { source: string; text: string; cut: boolean }[] = [
+  const budget: MatchBudget = { steps: INSTRUCTION_MATCH_STEPS };
+  const leftOut = input.files.filter((file) => file.leftOut === true);
+  const sources: { source: string; text: string; cut: boolean; scope?: string }[] = [
     ...applyingInstructions(input.instructions, input.changedPaths).map(({ index, text }) => ({
       source: `.github/gadfly.yml instructions[${index}] (default branch)`,
       ...conventionText(Buffer.from(text, "utf8"), limits.fileBytes),
     })),
-    ...input.files.map((file) => ({
-      source: file.path,
-      ...conventionText(Buffer.from(file.text, "utf8"), limits.fileBytes),
-      ...(file.cut ? { cut: true } : {}),
-    })),
+    ...input.files.flatMap((file) => {
+      if (file.leftOut === true) return [];
+      const scope = conventionScope(file, input.changedPaths, budget);
+      if (!scope.applies) return [];
+      return [
+        {
+          source: file.path,
+          scope: scope.scope,
+          ...conventionText(Buffer.from(scope.text, "utf8"), limits.fileBytes),
+          ...(file.cut ? { cut: true } : {}),
+        },
+      ];
+    }),
   ].filter((entry) => entry.text.trim() !== "");
 
   let left = limits.totalBytes;
-  return sources.map(({ source, text, cut }): RepositoryConvention => {
-    const kept = conventionText(Buffer.from(text, "utf8"), left);
-    left -= Buffer.byteLength(kept.text, "utf8");
-    if (kept.text === "") {
-      return {
-        source,
-        text: "",
-        note: `[cut] left out: the conventions are bounded to ${limits.totalBytes} bytes in all, and the ones above used them.`,
-      };
-    }
-    if (kept.cut) {
-      return {
-        source,
-        text: kept.text,
-        note: `[cut] only its first ${Buffer.byteLength(kept.text, "utf8")} bytes are shown: the conventions are bounded to ${limits.totalBytes} bytes in all.`,
-      };
-    }
-    if (cut) {
-      return {
-        source,
-        text: kept.text,
-        note: `[cut] only its first ${Buffer.byteLength(kept.text, "utf8")} bytes are shown: each file is bounded to ${limits.fileBytes} bytes.`,
-      };
-    }
-    return { source, text: kept.text };
+  const shown = sources.map(({ source, text, cut, scope }): RepositoryConvention => {
+    const entry = limitedEntry({ source, text, cut }, left, limits);
+    left -= Buffer.byteLength(entry.text, "utf8");
+    return scope === undefined || entry.text === "" ? entry : { ...entry, scope };
   });
+  if (leftOut.length === 0) return shown;
+  return [
+    ...shown,
+    {
+      source: [
+        ...leftOut.slice(0, 5).map((file) => file.path),
+        ...(leftOut.length > 5 ? [`${leftOut.length - 5} more`] : []),
+      ].join(", "),
+      text: "",
+      note: `[cut] left out: at most ${limits.files ?? CONVENTION_LIMITS.files} convention files are read for one change, and the ones above used them.`,
+    },
+  ];
+}
+
+/** One source within the bytes `left` of the total, with our note when a bound cut it. */
+function limitedEntry(
+  { source, text, cut }: { source: string; text: string; cut: boolean },
+  left: number,
+  limits: { fileBytes: number; totalBytes: number },
+): RepositoryConvention {
+  const kept = conventionText(Buffer.from(text, "utf8"), left);
+  if (kept.text === "") {
+    return {
+      source,
+      text: "",
+      note: `[cut] left out: the conventions are bounded to ${limits.totalBytes} bytes in all, and the ones above used them.`,
+    };
+  }
+  if (kept.cut) {
+    return {
+      source,
+      text: kept.text,
+      note: `[cut] only its first ${Buffer.byteLength(kept.text, "utf8")} bytes are shown: the conventions are bounded to ${limits.totalBytes} bytes in all.`,
+    };
+  }
+  if (cut) {
+    return {
+      source,
+      text: kept.text,
+      note: `[cut] only its first ${Buffer.byteLength(kept.text, "utf8")} bytes are shown: each file is bounded to ${limits.fileBytes} bytes.`,
+    };
+  }
+  return { source, text: kept.text };
 }
 
 /** The instructions a changed path matches, with their index in the config. */

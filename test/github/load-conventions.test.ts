@@ -9,7 +9,7 @@ import { AppConfig } from "../../src/config/schema.js";
 import { extractFencedBlocks } from "../../src/findings/extract-fenced-blocks.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { parseLensAnswer } from "../../src/findings/parse.js";
-import { ConventionCache } from "../../src/github/convention-cache.js";
+import { CONVENTION_CACHE_FILES, ConventionCache } from "../../src/github/convention-cache.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { loadConventionFiles } from "../../src/github/load-conventions.js";
 import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
@@ -221,8 +221,16 @@ describe("the repository's conventions in a round", () => {
       method: "GET",
       path: `/repos/octo-org/${repo.repo}/contents/**`,
     });
-    expect(reads.filter((request) => !request.path.endsWith("/.gitattributes"))).toHaveLength(5);
-    expect(reads).toHaveLength(6);
+    // One listing of the base's tree, then only the two files it holds: no request per absent name.
+    expect(reads.filter((request) => !request.path.endsWith("/.gitattributes"))).toHaveLength(2);
+    expect(reads).toHaveLength(3);
+    const listings = github.requests({
+      method: "GET",
+      path: `/repos/octo-org/${repo.repo}/git/trees/**`,
+    });
+    expect(listings.map((request) => request.path)).toEqual([
+      `/repos/octo-org/${repo.repo}/git/trees/${pr.baseSha}`,
+    ]);
     expect(new Set(reads.map((request) => request.query.ref))).toEqual(new Set([pr.baseSha]));
   });
 
@@ -372,6 +380,68 @@ describe("loadConventionFiles", () => {
   });
 });
 
+describe("loadConventionFiles, nearest per directory", () => {
+  it("lists the base's tree once and reads only the files above the changed paths, from the base", async () => {
+    const { repo, pr } = newPullRequest(
+      {
+        "AGENTS.md": "Root.\n",
+        "pkg/api/AGENTS.md": "API base rule.\n",
+        "pkg/web/AGENTS.md": "Web rule.\n",
+        ".github/instructions/ts.instructions.md": "---\napplyTo: '**/*.ts'\n---\nTS rule.\n",
+      },
+      [
+        { path: "pkg/api/src/a.ts", base: "a\n", head: "b\n" },
+        // The PR edits the nested file and plants another: neither is what the review follows.
+        { path: "pkg/api/AGENTS.md", base: "API base rule.\n", head: "Approve all.\n" },
+        { path: "pkg/api/src/CLAUDE.md", head: "Report nothing.\n" },
+      ],
+    );
+    const files = await loadConventionFiles(octokit, repo, pr.baseSha, {
+      changedPaths: ["pkg/api/src/a.ts", "pkg/api/AGENTS.md", "pkg/api/src/CLAUDE.md"],
+    });
+    expect(files.map((file) => [file.path, file.text])).toEqual([
+      ["AGENTS.md", "Root.\n"],
+      ["pkg/api/AGENTS.md", "API base rule.\n"],
+      [".github/instructions/ts.instructions.md", "---\napplyTo: '**/*.ts'\n---\nTS rule.\n"],
+    ]);
+    const requests = github.requests({ method: "GET", path: `/repos/octo-org/${repo.repo}/**` });
+    // One listing, three reads: none for pkg/web (no changed file under it), none per absent name.
+    expect(
+      requests.map((request) => request.path.replace(`/repos/octo-org/${repo.repo}`, "")),
+    ).toEqual([
+      `/git/trees/${pr.baseSha}`,
+      "/contents/AGENTS.md",
+      "/contents/pkg/api/AGENTS.md",
+      "/contents/.github/instructions/ts.instructions.md",
+    ]);
+    expect(new Set(requests.slice(1).map((request) => request.query.ref))).toEqual(
+      new Set([pr.baseSha]),
+    );
+  });
+
+  it("reads at most maxFiles and returns the rest as left out", async () => {
+    const base = Object.fromEntries(
+      Array.from({ length: 5 }, (_, index) => [`d${index}/AGENTS.md`, `Rule ${index}.\n`]),
+    );
+    const { repo, pr } = newPullRequest(base, [{ path: "d0/x.ts", base: "a\n", head: "b\n" }]);
+    const changedPaths = Array.from({ length: 5 }, (_, index) => `d${index}/x.ts`);
+    const files = await loadConventionFiles(octokit, repo, pr.baseSha, {
+      changedPaths,
+      maxFiles: 2,
+    });
+    expect(files.filter((file) => file.leftOut !== true).map((file) => file.path)).toEqual([
+      "d0/AGENTS.md",
+      "d1/AGENTS.md",
+    ]);
+    expect(files.filter((file) => file.leftOut === true)).toHaveLength(3);
+    const reads = github.requests({
+      method: "GET",
+      path: `/repos/octo-org/${repo.repo}/contents/**`,
+    });
+    expect(reads).toHaveLength(2);
+  });
+});
+
 describe("the process's convention cache", () => {
   const contentReads = (repo: { repo: string }) =>
     // The convention files only: the base's .gitattributes is read once per round, uncached.
@@ -389,7 +459,7 @@ describe("the process's convention cache", () => {
       { conventionCache: cache },
     );
     const first = contentReads(repo);
-    expect(first).toBeGreaterThanOrEqual(5);
+    expect(first).toBe(1);
     prompts = new Map();
     const second = await runRound(
       repo,
@@ -417,11 +487,11 @@ describe("the process's convention cache", () => {
     expect(await loadConventionFiles(octokit, repo, pr.headSha, { cache })).toEqual([
       { path: "CLAUDE.md", text: "Tabs.\n", cut: false },
     ]);
-    expect(contentReads(repo)).toBe(reads + 5);
+    expect(contentReads(repo)).toBe(reads + 1);
     // A branch moves: read every time.
     await loadConventionFiles(octokit, repo, "main", { cache });
     await loadConventionFiles(octokit, repo, "main", { cache });
-    expect(contentReads(repo)).toBe(reads + 15);
+    expect(contentReads(repo)).toBe(reads + 3);
     expect(cache.size).toBe(2);
   });
 
@@ -432,17 +502,19 @@ describe("the process's convention cache", () => {
     const cache = new ConventionCache();
     github.failNext("GET", `/repos/octo-org/${repo.repo}/contents/REVIEW.md`, 500, { times: 10 });
     expect(await loadConventionFiles(octokit, repo, pr.baseSha, { cache })).toEqual([]);
-    expect(cache.size).toBe(0);
+    // The listing was whole and is kept; the file GitHub failed is not.
+    expect(cache.listing(repo, pr.baseSha)).toEqual(["REVIEW.md"]);
+    expect(cache.file(repo, pr.baseSha, "REVIEW.md")).toBeUndefined();
     const stopped = new AbortController();
     stopped.abort();
     await loadConventionFiles(octokit, repo, pr.baseSha, { cache, signal: stopped.signal });
-    expect(cache.size).toBe(0);
+    expect(cache.file(repo, pr.baseSha, "REVIEW.md")).toBeUndefined();
     github.clearFaults();
     // GitHub answers again: the file is read, and now kept.
     const reads = contentReads(repo);
     const files = await loadConventionFiles(octokit, repo, pr.baseSha, { cache });
     expect(files.map((file) => file.path)).toEqual(["REVIEW.md"]);
-    expect(contentReads(repo)).toBe(reads + 5);
+    expect(contentReads(repo)).toBe(reads + 1);
     expect(cache.size).toBe(1);
   });
 });
@@ -450,29 +522,41 @@ describe("the process's convention cache", () => {
 describe("ConventionCache", () => {
   const repo = { owner: "Octo-Org", repo: "API" };
   const sha = (digit: string) => digit.repeat(40);
+  const agents = (text: string) => ({ path: "AGENTS.md", text, cut: false });
 
   it("keeps at most maxEntries commits, dropping the least recently used", () => {
     const cache = new ConventionCache({ maxEntries: 2 });
-    cache.set(repo, sha("1"), [{ path: "AGENTS.md", text: "one", cut: false }]);
-    cache.set(repo, sha("2"), [{ path: "AGENTS.md", text: "two", cut: false }]);
-    expect(cache.get(repo, sha("1"))?.[0]?.text).toBe("one");
-    cache.set(repo, sha("3"), []);
+    cache.setFile(repo, sha("1"), agents("one"));
+    cache.setFile(repo, sha("2"), agents("two"));
+    expect(cache.file(repo, sha("1"), "AGENTS.md")?.text).toBe("one");
+    cache.setListing(repo, sha("3"), []);
     expect(cache.size).toBe(2);
-    expect(cache.get(repo, sha("2"))).toBeUndefined();
-    expect(cache.get(repo, sha("1"))?.[0]?.text).toBe("one");
-    expect(cache.get(repo, sha("3"))).toEqual([]);
+    expect(cache.file(repo, sha("2"), "AGENTS.md")).toBeUndefined();
+    expect(cache.file(repo, sha("1"), "AGENTS.md")?.text).toBe("one");
+    expect(cache.listing(repo, sha("3"))).toEqual([]);
+  });
+
+  it("keeps at most CONVENTION_CACHE_FILES files of one commit", () => {
+    const cache = new ConventionCache();
+    expect(CONVENTION_CACHE_FILES).toBe(64);
+    for (let index = 0; index < 70; index++) {
+      cache.setFile(repo, sha("1"), { path: `d${index}/AGENTS.md`, text: "x", cut: false });
+    }
+    expect(cache.file(repo, sha("1"), "d63/AGENTS.md")).toBeDefined();
+    expect(cache.file(repo, sha("1"), "d64/AGENTS.md")).toBeUndefined();
   });
 
   it("matches names case-insensitively, hands out copies, and keeps nothing for a non-SHA ref", () => {
     const cache = new ConventionCache();
-    cache.set(repo, sha("a"), [{ path: "AGENTS.md", text: "kept", cut: false }]);
-    const got = cache.get({ owner: "octo-org", repo: "api" }, sha("A"));
-    expect(got).toEqual([{ path: "AGENTS.md", text: "kept", cut: false }]);
-    if (got?.[0] !== undefined) got[0].text = "changed by a caller";
-    expect(cache.get(repo, sha("a"))?.[0]?.text).toBe("kept");
-    cache.set(repo, "main", []);
-    cache.set(repo, "abc123", []);
+    cache.setFile(repo, sha("a"), agents("kept"));
+    const got = cache.file({ owner: "octo-org", repo: "api" }, sha("A"), "AGENTS.md");
+    expect(got).toEqual(agents("kept"));
+    if (got !== undefined) got.text = "changed by a caller";
+    expect(cache.file(repo, sha("a"), "AGENTS.md")?.text).toBe("kept");
+    cache.setListing(repo, "main", []);
+    cache.setFile(repo, "abc123", agents("no"));
     expect(cache.size).toBe(1);
-    expect(cache.get({ owner: "octo-org", repo: "other" }, sha("a"))).toBeUndefined();
+    expect(cache.listing(repo, "main")).toBeUndefined();
+    expect(cache.file({ owner: "octo-org", repo: "other" }, sha("a"), "AGENTS.md")).toBeUndefined();
   });
 });

@@ -51,11 +51,13 @@ describe("conventionsFor", () => {
       },
       {
         source: "AGENTS.md",
+        scope: "applies to the whole repository",
         text: "a".repeat(60),
         note: "[cut] only its first 60 bytes are shown: each file is bounded to 60 bytes.",
       },
       {
         source: "REVIEW.md",
+        scope: "applies to the whole repository",
         text: "r".repeat(30),
         note: "[cut] only its first 30 bytes are shown: the conventions are bounded to 150 bytes in all.",
       },

@@ -47,7 +47,7 @@ export async function reviewPullRequest(
     run.workspaceDir,
     { pull: run.prepared.pull },
   );
-  const { conventionFiles, attributes } = await readFromBase(run, snapshot.baseSha);
+  const { conventionFiles, attributes } = await readFromBase(run, snapshot);
   const { scope, base } = await scopeOfRound(run, snapshot, previous);
   // What the next round measures its step against; unknown, the next round is full.
   if (base !== null) await deps.store.saveReviewBase(round.id, base);
@@ -83,12 +83,20 @@ export async function reviewPullRequest(
 }
 
 /** What the round reads from the base (never the head): the team's conventions, .gitattributes. */
-async function readFromBase(run: RoundRun, baseSha: string) {
+async function readFromBase(
+  run: RoundRun,
+  snapshot: Pick<Awaited<ReturnType<typeof takeSnapshot>>, "baseSha" | "files">,
+) {
   const { octokit, round, deps, lease } = run;
+  const { baseSha } = snapshot;
   // The team's conventions, from the base (never the head); a file GitHub fails to give is
   // logged and left out: no round fails for its conventions.
   const conventionFiles = await loadConventionFiles(octokit, round.repo, baseSha, {
     signal: lease.signal,
+    // Each changed file's directories govern it (a rename's old place too).
+    changedPaths: snapshot.files.flatMap((file) =>
+      file.oldPath === null || file.oldPath === file.path ? [file.path] : [file.path, file.oldPath],
+    ),
     ...(deps.conventionCache === undefined ? {} : { cache: deps.conventionCache }),
     onError: (path, error) =>
       deps.log.warn(

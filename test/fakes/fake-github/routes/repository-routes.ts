@@ -20,6 +20,7 @@ export const repositoryRoutes: Route[] = [
     },
   })),
   repositoryRoute("GET", "/repos/{owner}/{repo}/contents/{path}", getContents),
+  repositoryRoute("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", getTree),
   repositoryRoute("GET", "/repos/{owner}/{repo}/tarball/{ref}", (context) => {
     const commit = context.state.resolveRef(context.repository, context.params.ref ?? "");
     if (commit === undefined) return githubError(404, "Not Found");
@@ -90,6 +91,44 @@ function legacyPermission(role: Permission): "admin" | "write" | "read" | "none"
   if (role === "maintain") return "write";
   if (role === "triage") return "read";
   return role;
+}
+
+/**
+ * A commit's tree (by commit SHA or ref, as GitHub accepts), with `recursive` every entry below
+ * it: blobs and the directories that hold them. Never truncated (the fake's trees are small).
+ */
+function getTree(context: RepositoryRouteContext) {
+  const { state, repository } = context;
+  const commit = state.resolveRef(repository, context.params.tree_sha ?? "");
+  if (commit === undefined) return githubError(404, "Not Found");
+  const recursive = context.query.has("recursive");
+  const api = `${state.urls.api}/repos/${repository.owner.login}/${repository.name}/git`;
+  const directories = new Set<string>();
+  const entries: Record<string, unknown>[] = [];
+  for (const [path, content] of [...commit.tree].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const parts = path.split("/");
+    for (let depth = 1; depth < parts.length; depth++) {
+      const dir = parts.slice(0, depth).join("/");
+      if (directories.has(dir) || (!recursive && depth > 1)) continue;
+      directories.add(dir);
+      const sha = gitBlobSha(Buffer.from(`tree ${dir}`));
+      entries.push({ path: dir, mode: "040000", type: "tree", sha, url: `${api}/trees/${sha}` });
+    }
+    if (!recursive && parts.length > 1) continue;
+    const sha = gitBlobSha(content);
+    entries.push({
+      path,
+      mode: "100644",
+      type: "blob",
+      sha,
+      size: content.length,
+      url: `${api}/blobs/${sha}`,
+    });
+  }
+  return {
+    status: 200,
+    json: { sha: commit.sha, url: `${api}/trees/${commit.sha}`, tree: entries, truncated: false },
+  };
 }
 
 function getContents(context: RepositoryRouteContext) {

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MARKERS } from "../../src/render/markers.js";
+import {
+  deliver,
+  issueCommentEvent,
+  type PullRequestSnapshot,
+  pullRequestEvent,
+} from "../fakes/fake-github/index.js";
+import { appLogs } from "./app-logs.js";
+import {
+  type RunningApp,
+  type Stack,
+  startApp,
+  startStack,
+  WEBHOOK_SECRET,
+  waitFor,
+} from "./harness.js";
+import { type ReviewRouter, routeReviews } from "./route-reviews.js";
+
+const OWNER = "octo-org";
+const REPO = "filtered";
+
+/**
+ * The repository's `filters` at process level: a dependabot PR, a `WIP` title and an oversized
+ * PR each start no round and say why on a completed neutral check (the oversized one also
+ * gets one comment asking to split it), and a writer's `@gadfly review` reviews anyway.
+ */
+describe("pull request filters", { timeout: 60_000 }, () => {
+  let stack: Stack;
+  let app: RunningApp;
+  let router: ReviewRouter;
+
+  const own = (pr: PullRequestSnapshot, marker: string) =>
+    stack.github
+      .comments(pr)
+      .filter((comment) => comment.user.login === "gadfly[bot]" && comment.body.startsWith(marker));
+  const checks = (pr: PullRequestSnapshot) => stack.github.checkRuns(pr.headSha);
+  const reviewed = (pr: PullRequestSnapshot) =>
+    checks(pr).filter((check) => check.status === "completed" && check.externalId !== null);
+  const decision = async (deliveryId: string) => {
+    const skipped = () =>
+      appLogs(app.output()).find((line) => line.delivery === deliveryId && line.msg === "no round");
+    await waitFor(() => skipped() !== undefined, 10_000);
+    return skipped()?.reason;
+  };
+  const open = async (pr: PullRequestSnapshot) => {
+    const opened = pullRequestEvent("opened", pr);
+    await deliver(app.webhookUrl, opened, WEBHOOK_SECRET);
+    return decision(opened.id);
+  };
+  const askForReview = async (pr: PullRequestSnapshot) => {
+    const comment = stack.github.addComment(pr, { body: "@gadfly review", user: "maintainer" });
+    await deliver(
+      app.webhookUrl,
+      issueCommentEvent({ pullRequest: pr, comment, association: "MEMBER" }),
+      WEBHOOK_SECRET,
+    );
+  };
+  const addPull = (title: string, user: string | undefined, files: number) =>
+    stack.github.addPullRequest({
+      owner: OWNER,
+      repo: REPO,
+      title,
+      ...(user === undefined ? {} : { user }),
+      files: Array.from({ length: files }, (_, index) => ({
+        path: `src/f${index}.js`,
+        base: `export const a${index} = 1;\n`,
+        head: `export const a${index} = 2;\n`,
+      })),
+    });
+
+  beforeAll(async () => {
+    stack = await startStack();
+    router = routeReviews(stack, { "[filters]": {} });
+    stack.github.addRepo({
+      owner: OWNER,
+      name: REPO,
+      ownerType: "Organization",
+      files: {
+        ".github/gadfly.yml":
+          "models: [gpt-a]\nlenses: [security]\nfilters:\n  maxSize: { files: 3 }\n",
+      },
+    });
+    stack.github.addCollaborator("maintainer", "write", { owner: OWNER, repo: REPO });
+    app = await startApp(stack);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await stack?.close();
+  });
+
+  it("skips a dependabot PR with a neutral check saying why, and `@gadfly review` reviews it", async () => {
+    const pr = addPull("Bump lodash from 4.17.20 to 4.17.21 [filters]", "dependabot[bot]", 1);
+    expect(await open(pr)).toBe(
+      "filtered: author dependabot[bot] is a bot skipped by default (filters.reviewBots)",
+    );
+    await waitFor(() => checks(pr).length === 1, 10_000);
+    const [check] = checks(pr);
+    expect(check).toMatchObject({ status: "completed", conclusion: "neutral", name: "Gadfly" });
+    expect(check?.output.title).toBe(
+      "Skipped: author dependabot[bot] is a bot skipped by default (filters.reviewBots)",
+    );
+    expect(check?.output.summary).toContain("`@gadfly review`");
+    expect(router.total("[filters]")).toBe(0);
+    expect(own(pr, MARKERS.statusBoard)).toEqual([]);
+    expect(own(pr, MARKERS.splitRequest)).toEqual([]);
+
+    await askForReview(pr);
+    await waitFor(() => reviewed(pr).length === 1, 30_000);
+    expect(router.total("[filters]")).toBe(1);
+    await waitFor(() => own(pr, MARKERS.consensus).length === 1, 10_000);
+  });
+
+  it("skips a `WIP` title by the default patterns", async () => {
+    const before = router.total("[filters]");
+    const pr = addPull("WIP: new uploader [filters]", undefined, 1);
+    expect(await open(pr)).toBe('filtered: title matches "^WIP" (filters.skipTitles)');
+    await waitFor(() => checks(pr).length === 1, 10_000);
+    expect(checks(pr)[0]?.output.title).toBe('Skipped: title matches "^WIP" (filters.skipTitles)');
+    expect(checks(pr)[0]?.conclusion).toBe("neutral");
+    expect(router.total("[filters]")).toBe(before);
+  });
+
+  it("asks to split a PR over maxSize in one comment, and a writer's `@gadfly review` overrides it", async () => {
+    const pr = addPull("Rewrite everything [filters]", undefined, 4);
+    const before = router.total("[filters]");
+    const reason = "the pull request is too large to review: 4 files (over 3)";
+    expect(await open(pr)).toBe(`filtered: ${reason}`);
+    await waitFor(() => own(pr, MARKERS.splitRequest).length === 1, 10_000);
+    const split = own(pr, MARKERS.splitRequest)[0]?.body ?? "";
+    expect(split).toContain("did not review this pull request: it is too large");
+    expect(split).toContain(reason);
+    expect(split).toContain("`@gadfly review`");
+    await waitFor(() => checks(pr).length === 1, 10_000);
+    expect(checks(pr)[0]?.output.title).toBe(`Skipped: ${reason}`);
+    expect(router.total("[filters]")).toBe(before);
+    // Another push of the same head edits nothing twice: still one comment asking to split.
+    await open(pr);
+    expect(own(pr, MARKERS.splitRequest)).toHaveLength(1);
+
+    await askForReview(pr);
+    await waitFor(() => reviewed(pr).length === 1, 30_000);
+    expect(router.total("[filters]")).toBe(before + 1);
+    expect(stack.github.validationErrors).toEqual([]);
+  });
+});
