@@ -17,7 +17,7 @@ import { redactReport } from "./redact-report.js";
 import { failedReport, reviewLensChain } from "./review-lens-chain.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import { RoundBoard } from "./round-board.js";
-import { RoundBudgetGate, skippedReport } from "./round-budget-gate.js";
+import { type ReaderShare, RoundBudgetGate, skippedReport } from "./round-budget-gate.js";
 import type { RoundStatus } from "./round-status.js";
 import { settleAll } from "./settle-all.js";
 import { initialRoundStatus } from "./track-round-status.js";
@@ -72,6 +72,8 @@ export interface ReviewRoundOptions {
    * start, for the plan's daily caps. Absent (the CLI): only the round cap is checked.
    */
   dailySpend?: () => Promise<UsageFigures>;
+  /** A reader's round (`ReaderShare`): its lenses also stop at readers' share of the daily caps. */
+  readerShare?: ReaderShare;
   /** The downshift the plan was given for a large change, in words: shown on the board. */
   downshift?: string;
   /**
@@ -121,7 +123,7 @@ export async function reviewRound(given: ReviewRoundOptions): Promise<ReviewRoun
   const skipped = skippedLenses(options, lensesOf, finished);
   for (const report of [...finished.values(), ...skipped.values()]) board.foldEnded(report);
   board.publish();
-  const gate = new RoundBudgetGate(plan, board, options.dailySpend);
+  const gate = new RoundBudgetGate(plan, board, options.dailySpend, options.readerShare);
   if (gate.restore(finished.values())) board.publish();
 
   const round: RoundContext = {

@@ -3,11 +3,12 @@ import { roundUsage, usageFigures } from "../../accounting/index.js";
 import type { LensReport } from "../../agent/index.js";
 import type { ReviewChangeResult, ReviewScope, ScopeStatus } from "../../run/index.js";
 import { isHandover, reviewChange } from "../../run/index.js";
-import type { PreviousRound } from "../../run/store/index.js";
+import { isReaderRound, type PreviousRound } from "../../run/store/index.js";
 import { describeError } from "../describe-error.js";
 import { loadConventionFiles } from "../load-conventions.js";
 import { readBaseAttributes } from "../read-base-attributes.js";
 import { readReviewScope } from "../read-review-scope.js";
+import { readersSpendToday } from "../readers-spend-today.js";
 import { takeSnapshot } from "../take-snapshot.js";
 import { type RoundRun, showOnBoard } from "./round-run.js";
 import { smallStepGate } from "./small-step-gate.js";
@@ -194,6 +195,9 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus) {
         ),
         ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
       }).total,
+    // A reader's round also stops at readers' share of the daily caps, checked from its first
+    // lens on (so at its claim too): a writer's round after it finds the rest of the cap.
+    ...readerShareOf(run),
     onStatus: (next: typeof run.status) => {
       // A shutdown aborts lenses only to resume them later: the board keeps showing them
       // running rather than cancelled. After a lost lease, the board is another worker's.
@@ -213,6 +217,23 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus) {
       await store.saveLensReport(round.id, report);
       deps.metrics?.lens(report.outcome);
       countSpend({ model: report.answeredBy ?? report.model, usage: report.usage });
+    },
+  };
+}
+
+/** A reader's round's share of the daily caps (ReaderShare in src/run); nothing for a writer's. */
+function readerShareOf(run: RoundRun) {
+  const { round, deps, prepared } = run;
+  if (!isReaderRound(round)) return {};
+  const query = () => ({
+    installationId: round.installationId,
+    now: deps.clock.now(),
+    pricing: prepared.plan.pricing,
+  });
+  return {
+    readerShare: {
+      share: deps.config.readers.dailyShare,
+      othersToday: () => readersSpendToday(deps.store, query(), round.id),
     },
   };
 }

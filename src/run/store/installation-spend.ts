@@ -22,7 +22,9 @@ export interface ModelSpendRow {
  * installation id, since (epoch ms), the round left out — bound twice, once per table; `?` or
  * `$n` by dialect.
  */
-export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
+export function installationSpendSql(dialect: "sqlite" | "postgres", readersOnly = false): string {
+  // A reader's round: a push round carrying its author (pace-push.ts in src/github).
+  const readers = readersOnly ? " AND r.trigger_kind = 'push' AND r.trigger_actor IS NOT NULL" : "";
   const p = dialect === "sqlite" ? (_: number) => "?" : (index: number) => `$${index}`;
   const cacheWrites =
     dialect === "sqlite"
@@ -36,14 +38,14 @@ export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
         l.cached_input_tokens AS cached_input_tokens, ${cacheWrites} AS cache_write_tokens,
         l.output_tokens AS output_tokens
       FROM lens_runs l JOIN rounds r ON r.id = l.round_id
-      WHERE r.installation_id = ${p(1)} AND l.finished_at >= ${p(2)} AND r.id <> ${p(3)}
+      WHERE r.installation_id = ${p(1)} AND l.finished_at >= ${p(2)} AND r.id <> ${p(3)}${readers}
       UNION ALL
       SELECT c.model, COALESCE(c.input_tokens, 0), COALESCE(c.cached_input_tokens, 0),
         COALESCE(c.cache_write_tokens, 0), COALESCE(c.output_tokens, 0)
       FROM round_challenges c JOIN rounds r ON r.id = c.round_id
       WHERE r.installation_id = ${p(dialect === "sqlite" ? 4 : 1)}
         AND c.saved_at >= ${p(dialect === "sqlite" ? 5 : 2)}
-        AND r.id <> ${p(dialect === "sqlite" ? 6 : 3)}
+        AND r.id <> ${p(dialect === "sqlite" ? 6 : 3)}${readers}
     ) spend
     GROUP BY model ORDER BY model`;
 }

@@ -324,6 +324,15 @@ const reviewBase = [
 ];
 
 /** Every schema change, oldest first; append only, never edit a released one. */
+/**
+ * Readers' rounds by author (recentRounds' `pushActor`, counted under lockReader at every reader
+ * push): without it each push scans the installation's rounds since 00:00 UTC.
+ */
+const readerRounds = [
+  `CREATE INDEX rounds_reader_actor ON rounds (installation_id, trigger_actor, created_at)
+     WHERE trigger_kind = 'push' AND trigger_actor IS NOT NULL`,
+];
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
   { version: 2, name: "work queue tables", sqlite: [], postgres: workQueueTables },
@@ -368,4 +377,5 @@ export const migrations: readonly Migration[] = [
     postgres: [...roundLeases, "DROP TABLE queue_cancellations"],
   },
   { version: 13, name: "review base", sqlite: reviewBase, postgres: reviewBase },
+  { version: 14, name: "reader rounds index", sqlite: readerRounds, postgres: readerRounds },
 ];

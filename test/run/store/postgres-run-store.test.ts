@@ -10,6 +10,7 @@ import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
+import { runStoreContractReaders } from "./contract/readers.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
@@ -39,4 +40,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractFeedback(backend);
   runStoreContractPublishSteps(backend);
   runStoreContractSpend(backend);
+  runStoreContractReaders(backend);
 });
