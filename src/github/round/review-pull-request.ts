@@ -183,20 +183,7 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus) {
     resumed: prepared.resumed,
     skip: run.skip,
     clock: deps.clock,
-    // The daily caps count the installation's other rounds since 00:00 UTC; this round counts
-    // its own as it goes.
-    dailySpend: async () =>
-      roundUsage({
-        reports: [],
-        challenges: await store.installationSpend(
-          round.installationId,
-          new Date(Math.floor(deps.clock.now() / DAY_MS) * DAY_MS),
-          round.id,
-        ),
-        ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
-      }).total,
-    // A reader's round also stops at readers' share of the daily caps, checked from its first
-    // lens on (so at its claim too): a writer's round after it finds the rest of the cap.
+    dailySpend: dailySpendOf(run),
     ...readerShareOf(run),
     onStatus: (next: typeof run.status) => {
       // A shutdown aborts lenses only to resume them later: the board keeps showing them
@@ -221,7 +208,30 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus) {
   };
 }
 
-/** A reader's round's share of the daily caps (ReaderShare in src/run); nothing for a writer's. */
+/**
+ * The daily caps count the installation's other rounds since 00:00 UTC; the round counts its
+ * own as it goes.
+ */
+function dailySpendOf(run: RoundRun) {
+  const { round, deps, prepared } = run;
+  const { pricing } = prepared.plan;
+  return async () =>
+    roundUsage({
+      reports: [],
+      challenges: await deps.store.installationSpend(
+        round.installationId,
+        new Date(Math.floor(deps.clock.now() / DAY_MS) * DAY_MS),
+        round.id,
+      ),
+      ...(pricing === undefined ? {} : { pricing }),
+    }).total;
+}
+
+/**
+ * A reader's round's share of the daily caps (ReaderShare in src/run), checked as each of its
+ * lenses starts (so at its claim too): a writer's round after it finds the rest of the cap.
+ * Nothing for a writer's round.
+ */
 function readerShareOf(run: RoundRun) {
   const { round, deps, prepared } = run;
   if (!isReaderRound(round)) return {};
