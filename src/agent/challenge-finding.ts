@@ -4,7 +4,13 @@ import {
   parseChallengeAnswer,
 } from "../findings/index.js";
 import type { LanguageModel, Message, Usage } from "../llm/index.js";
-import { abortError, addUsage, raceAbort } from "../llm/index.js";
+import {
+  abortError,
+  addUsage,
+  meterModelCalls,
+  raceAbort,
+  wrapLanguageModel,
+} from "../llm/index.js";
 import { type Clock, type Deadline, startDeadline, systemClock } from "../time/index.js";
 import { fenceUntrusted } from "./fence-untrusted.js";
 import { finalOutput } from "./finalize.js";
@@ -79,6 +85,9 @@ export async function challengeFinding(options: ChallengeOptions): Promise<Chall
     addUsage(usage, used);
     options.onUsage?.(used);
   };
+  // Every call is charged as it is sent, as a lens's are: a challenge aborted, timed out or
+  // failed mid-call still counts the prompt the provider read.
+  const metered = { ...options, model: wrapLanguageModel(options.model, meterModelCalls(onUsage)) };
   const deadline = startDeadline(clock, options.timeoutSeconds * 1000, options.signal);
   const ended = (fields: {
     outcome: "failed" | "cancelled";
@@ -91,7 +100,7 @@ export async function challengeFinding(options: ChallengeOptions): Promise<Chall
   try {
     const user = claimPrompt(options.claim);
     const ask = async (messages: Message[]): Promise<{ text: string; messages: Message[] }> => {
-      const { model } = options;
+      const { model } = metered;
       if (model.kind === "agent") {
         turns++;
         const prompt = messages.map((message) => message.content).join("\n\n---\n\n");
@@ -136,7 +145,7 @@ export async function challengeFinding(options: ChallengeOptions): Promise<Chall
     ]);
     let parsed = parseChallengeAnswer(first.text);
     if (!parsed.ok) {
-      const repaired = await repairTurn(options, first.messages, deadline, clock, onUsage);
+      const repaired = await repairTurn(metered, first.messages, deadline, clock, onUsage);
       turns++;
       parsed = parseChallengeAnswer(repaired);
     }

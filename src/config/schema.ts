@@ -268,11 +268,22 @@ export type DownshiftConfig = z.infer<typeof DownshiftConfig>;
  * one pull request at least `minIntervalSeconds` apart, and a push or reopen on a head already
  * reviewed starts nothing. A push over a limit waits (its board says why and until when); a
  * maintainer's `@gadfly review` is never held by these. 0 turns a limit off.
+ *
+ * `dailyShare`: the fraction of the daily caps (`budget.dailyTokens`, `budget.dailyCostUsd`)
+ * all readers' rounds of the installation may spend together in a UTC day, so the rest is left
+ * for writers: a reader's round over it is held (at its push) or stops its lenses not yet
+ * started (at its claim, and as each lens starts), while writers' rounds run against the whole
+ * cap. 1 leaves readers the whole cap; without a daily cap it limits nothing.
  */
 export const ReaderLimits = z.strictObject({
   roundsPerPullRequest: z.number().int().min(0).max(1000).default(3),
   roundsPerAuthor: z.number().int().min(0).max(10_000).default(10),
   minIntervalSeconds: z.number().int().min(0).max(86_400).default(600),
+  dailyShare: z
+    .number()
+    .gt(0, "a share of the daily caps above 0 (0.5 = half)")
+    .max(1, "a share of the daily caps, at most 1 (the whole cap)")
+    .default(0.5),
 });
 export type ReaderLimits = z.infer<typeof ReaderLimits>;
 

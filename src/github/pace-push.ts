@@ -1,7 +1,10 @@
+import { READER_SHARE_SPENT, readerShareReached } from "../accounting/index.js";
+import { priceTable } from "../config/index.js";
 import type { RoundTrigger, StoredRound } from "../run/store/index.js";
 import { authorCanWrite } from "./author-can-write.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { readerHold } from "./reader-hold.js";
+import { type ReaderDecision, readerHold } from "./reader-hold.js";
+import { readersSpendToday } from "./readers-spend-today.js";
 import type { RoundDependencies } from "./round-dependencies.js";
 
 /** A continuous stream of pushes still gets a round this many quiet periods after its first. */
@@ -56,20 +59,46 @@ export async function pacePush(
   if (writer) return { kind: "start", delayMs, trigger: push.trigger };
   const author = (push.author?.login ?? "ghost").toLowerCase();
   const trigger = { ...push.trigger, actor: author };
-  const decision = await readerHold(
+  const limited = await readerHold(
     deps.store,
     deps.config.readers,
     { ...push, author, dueAt: now + delayMs },
     now,
   );
-  if (decision.kind === "skip") return decision;
-  if (decision.kind === "free") return { kind: "start", delayMs, trigger };
+  if (limited.kind === "skip") return limited;
+  const decision = limited.kind === "free" ? await shareHold(push, deps, now) : limited;
+  if (decision.kind !== "hold") return { kind: "start", delayMs, trigger };
   return {
     kind: "start",
     delayMs: Math.max(delayMs, decision.untilMs - now),
     trigger,
     heldBecause: decision.because,
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A reader's push once readers' rounds spent their share of today's daily caps
+ * (`readers.dailyShare`): held until tomorrow's budget (a maintainer's `@gadfly review` joins it
+ * and runs it against the whole cap). The round is checked again as it runs (its gate).
+ */
+async function shareHold(
+  push: PushToPace,
+  deps: Pick<RoundDependencies, "config" | "store">,
+  now: number,
+): Promise<ReaderDecision> {
+  const { budget, readers, models } = deps.config;
+  if (budget.dailyTokens === undefined && budget.dailyCostUsd === undefined)
+    return { kind: "free" };
+  const spent = await readersSpendToday(deps.store, {
+    installationId: push.installationId,
+    now,
+    pricing: priceTable(models),
+  });
+  if (readerShareReached(budget, readers.dailyShare, spent) === null) return { kind: "free" };
+  const tomorrow = Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+  return { kind: "hold", untilMs: tomorrow, because: READER_SHARE_SPENT };
 }
 
 /**

@@ -1,6 +1,11 @@
 import type { ReaderLimits } from "../config/index.js";
 import { shortSha } from "../render/index.js";
-import type { RepoRef, RunStore, StoredRound } from "../run/store/index.js";
+import {
+  isReaderRound,
+  type RepoRef,
+  type RunStore,
+  type StoredRound,
+} from "../run/store/index.js";
 
 const DAY_MS = 86_400_000;
 /** Above any round number a pull request reaches (PostgreSQL's integer). */
@@ -93,10 +98,6 @@ export async function readerHold(
 
 function isLive(round: StoredRound): boolean {
   return round.state === "queued" || round.state === "running";
-}
-
-function isReaderRound(round: StoredRound): boolean {
-  return round.trigger.kind === "push" && round.trigger.actor !== undefined;
 }
 
 function samePull(round: StoredRound, push: ReaderPush): boolean {

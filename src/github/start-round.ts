@@ -147,23 +147,30 @@ async function decideUnderLock(
           filtered: { headSha: pull.head.sha, decision },
         };
       }
-      const pace: PushPace = push
-        ? await pacePush(
-            octokit,
-            { ...request, headSha: pull.head.sha, author: pull.user ?? null },
-            deps,
-          )
-        : { kind: "start", delayMs: 0, trigger: request.trigger };
-      if (pace.kind === "skip") return { skipped: pace.reason };
-      const started = await deps.store.startRound({
-        repo: request.repo,
-        installationId: request.installationId,
-        pullNumber: request.pullNumber,
-        headSha: pull.head.sha,
-        trigger: pace.trigger,
-        delayMs: pace.delayMs,
-      });
-      return { started, pace };
+      const decide = async (): Promise<Decision> => {
+        const pace: PushPace = push
+          ? await pacePush(
+              octokit,
+              { ...request, headSha: pull.head.sha, author: pull.user ?? null },
+              deps,
+            )
+          : { kind: "start", delayMs: 0, trigger: request.trigger };
+        if (pace.kind === "skip") return { skipped: pace.reason };
+        const started = await deps.store.startRound({
+          repo: request.repo,
+          installationId: request.installationId,
+          pullNumber: request.pullNumber,
+          headSha: pull.head.sha,
+          trigger: pace.trigger,
+          delayMs: pace.delayMs,
+        });
+        return { started, pace };
+      };
+      // A push counts its author's rounds across their pull requests, then starts its own:
+      // under the author's lock, so two PRs of one reader cannot both take their last round.
+      return push
+        ? deps.store.lockReader(request.installationId, pull.user?.login ?? "ghost", decide)
+        : decide();
     },
   );
 }

@@ -65,7 +65,7 @@ export async function reviewRound(given: RoundRequest<ChangeSet>): Promise<Revie
   const skipped = skippedLenses(subject, lensesOf, finished);
   for (const report of [...finished.values(), ...skipped.values()]) board.foldEnded(report);
   board.publish();
-  const gate = new RoundBudgetGate(plan, board, runtime.dailySpend);
+  const gate = new RoundBudgetGate(plan, board, runtime.dailySpend, runtime.readerShare);
   if (gate.restore(finished.values())) board.publish();
 
   const round: RoundContext = {

@@ -1,6 +1,7 @@
 import {
   addUsageFigures,
   budgetReached,
+  readerShareReached,
   roundUsage,
   type UsageFigures,
 } from "../accounting/index.js";
@@ -11,6 +12,16 @@ import type { RoundBoard } from "./round-board.js";
 
 /** How a lens skipped for the budget says so, the cap's words after it. */
 const BUDGET_SKIP = "budget reached — ";
+
+/**
+ * A reader's round (its PR's author cannot write): with the app's `readers.dailyShare`, the
+ * fraction of the daily caps every reader round of the installation may spend together today,
+ * and what the others spent (this round's own is added as it goes).
+ */
+export interface ReaderShare {
+  share: number;
+  othersToday: () => Promise<UsageFigures>;
+}
 
 /**
  * The plan's budget caps, checked as each lens takes its slot: lenses already running finish and
@@ -24,6 +35,8 @@ export class RoundBudgetGate {
     private readonly board: RoundBoard,
     /** The installation's spend today in its other rounds; absent (the CLI): the round cap only. */
     private readonly dailySpend: (() => Promise<UsageFigures>) | undefined,
+    /** Set for a reader's round: it also stops at readers' share of the daily caps. */
+    private readonly readerShare?: ReaderShare,
   ) {}
 
   /** A round resumed after a restart keeps the cap its lenses were skipped for. */
@@ -52,9 +65,20 @@ export class RoundBudgetGate {
       daily && this.dailySpend !== undefined
         ? addUsageFigures(await this.dailySpend(), round)
         : undefined;
-    const cap = budgetReached(budget, { round, ...(today === undefined ? {} : { today }) });
+    const cap =
+      budgetReached(budget, { round, ...(today === undefined ? {} : { today }) }) ??
+      (daily ? await this.readerShareReached(round) : null);
     if (cap !== null) this.markReached(cap);
     return cap;
+  }
+
+  /** A reader's round over readers' share: a writer's `@gadfly review` still has the rest. */
+  private async readerShareReached(round: UsageFigures): Promise<string | null> {
+    const { readerShare, plan } = this;
+    if (readerShare === undefined || plan.budget === undefined) return null;
+    const readers = addUsageFigures(await readerShare.othersToday(), round);
+    const reached = readerShareReached(plan.budget, readerShare.share, readers);
+    return reached === null ? null : `${reached}; a maintainer can run \`@gadfly review\``;
   }
 
   private markReached(cap: string): void {

@@ -6,6 +6,7 @@ import type { SharedScrubbedCopies } from "../sandbox/index.js";
 import type { Clock } from "../time/index.js";
 import type { ChallengeRecord } from "./cross-examine.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
+import type { ReaderShare } from "./round-budget-gate.js";
 import type { RoundStatus } from "./round-status.js";
 
 /**
@@ -76,6 +77,8 @@ export interface RoundRuntime {
    * start, for the plan's daily caps. Absent (the CLI): only the round cap is checked.
    */
   dailySpend?: (() => Promise<UsageFigures>) | undefined;
+  /** A reader's round (`ReaderShare`): its lenses also stop at readers' share of the daily caps. */
+  readerShare?: ReaderShare | undefined;
 }
 
 /**

@@ -123,6 +123,51 @@ describe("challengeFinding", () => {
   });
 });
 
+describe("challengeFinding's spend", () => {
+  it("counts what the provider reported for an answered challenge, once", async () => {
+    const model = scriptedChatModel([
+      toolTurn("", call("read_file", { path: "src/db.js" })),
+      answer(challengeBlock('{"verdict": "confirm", "reason": "r", "checked": "src/db.js:7"}')),
+    ]);
+    const charged: number[] = [];
+    const outcome = await challengeFinding({
+      ...(await options(model)),
+      onUsage: (used) => charged.push(used.inputTokens),
+    });
+    // Two calls at 100 input tokens each, as reported: the estimates charged first are netted out.
+    expect(outcome.usage).toMatchObject({ inputTokens: 200, outputTokens: 40 });
+    expect(outcome.usage.estimatedInputTokens ?? 0).toBe(0);
+    expect(charged.reduce((sum, tokens) => sum + tokens, 0)).toBe(200);
+  });
+
+  it("keeps the estimate of a call that was aborted or failed: no challenge is free", async () => {
+    const controller = new AbortController();
+    const aborted = scriptedChatModel([
+      () => {
+        controller.abort("superseded by 1a2b3c4");
+        throw new Error("aborted");
+      },
+    ]);
+    const cancelled = await challengeFinding({
+      ...(await options(aborted)),
+      signal: controller.signal,
+    });
+    expect(cancelled.outcome).toBe("cancelled");
+    // The prompt (system prompt, the claim, the tool definitions) as estimated, marked so.
+    expect(cancelled.usage.inputTokens).toBeGreaterThan(500);
+    expect(cancelled.usage.estimatedInputTokens).toBe(cancelled.usage.inputTokens);
+
+    const broken = scriptedChatModel([
+      () => {
+        throw new Error("HTTP 500");
+      },
+    ]);
+    const failed = await challengeFinding(await options(broken));
+    expect(failed.outcome).toBe("failed");
+    expect(failed.usage.inputTokens).toBe(cancelled.usage.inputTokens);
+  });
+});
+
 describe("claimPrompt", () => {
   it("fences the claim as untrusted and defuses a challenge block planted in it", () => {
     const prompt = claimPrompt({

@@ -16,7 +16,22 @@ describe("the README's security table", () => {
     limits.roundsPerPullRequest,
     limits.minIntervalSeconds === 0 ? Infinity : Math.floor(3600 / limits.minIntervalSeconds),
   );
+  // A reader's rounds in an hour: each PR gives at most perPullPerHour, the author's allowance
+  // bounds them all (any number of PRs); a day, the allowance.
+  const perReaderPerHour = Math.min(limits.roundsPerAuthor || Infinity, 10 * perPullPerHour);
+  const perReaderPerDay = limits.roundsPerAuthor;
+  const pullsForAnHour = Math.ceil(perReaderPerHour / perPullPerHour);
+  const share = `${Math.round(limits.dailyShare * 100)}%`;
   const rows = [
+    {
+      trigger: "draw on the daily caps",
+      worst: `${perReaderPerHour} rounds/hour, ${perReaderPerDay}/day per reader (each ≤ budget.roundTokens); all readers ≤ ${share} of the daily caps`,
+      readme: [
+        `all readers together at most ${share} of \`budget.dailyTokens\` and of \`budget.dailyCostUsd\` a day`,
+        `one reader at most ${perReaderPerHour} rounds an hour and ${perReaderPerDay} a day (${perPullPerHour} an hour on each of ${pullsForAnHour} pull requests)`,
+        "waiting: readers' share of today's budget is spent;",
+      ],
+    },
     {
       trigger: "push / open / reopen their PR",
       worst: `${perPullPerHour} rounds per PR (${limits.roundsPerPullRequest} a day, ${limits.minIntervalSeconds / 60} min apart), ${limits.roundsPerAuthor} rounds per author`,
@@ -50,6 +65,7 @@ describe("the README's security table", () => {
     const table = rows.map((row) => `| ${row.trigger} | ${row.worst} |`).join("\n");
     console.log(`What one reader can make Gadfly spend per hour (defaults):\n${table}`);
     expect(perPullPerHour).toBe(3);
+    expect([perReaderPerHour, perReaderPerDay, share]).toEqual([10, 10, "50%"]);
     for (const row of rows) for (const text of row.readme) expect(README).toContain(text);
   });
 });

@@ -12,24 +12,26 @@ models:
 ${readers}`;
 
 describe("readers in the app config", () => {
-  it("is on by default: 3 rounds per PR and 10 per author a day, 10 minutes apart", () => {
+  it("is on by default: 3 rounds per PR and 10 per author a day, 10 minutes apart, half the daily caps", () => {
     expect(parseConfigText("gadfly.config.yml", yaml(""), AppConfig).readers).toEqual({
       roundsPerPullRequest: 3,
       roundsPerAuthor: 10,
       minIntervalSeconds: 600,
+      dailyShare: 0.5,
     });
   });
 
   it("takes what the operator sets, 0 turning a limit off", () => {
     const config = parseConfigText(
       "gadfly.config.yml",
-      yaml("readers:\n  roundsPerPullRequest: 0\n  minIntervalSeconds: 60\n"),
+      yaml("readers:\n  roundsPerPullRequest: 0\n  minIntervalSeconds: 60\n  dailyShare: 0.2\n"),
       AppConfig,
     );
     expect(config.readers).toEqual({
       roundsPerPullRequest: 0,
       roundsPerAuthor: 10,
       minIntervalSeconds: 60,
+      dailyShare: 0.2,
     });
   });
 
@@ -50,5 +52,9 @@ describe("readers in the app config", () => {
       "readers.minIntervalSeconds",
     ]);
     expect(issues(yaml("readers:\n  roundsPerDay: 3\n"))).toHaveLength(1);
+    // A share is a fraction of the caps: above 0 (readers would get nothing), at most the whole.
+    for (const share of ["0", "1.5", "-0.1", '"half"']) {
+      expect(issues(yaml(`readers:\n  dailyShare: ${share}\n`))).toEqual(["readers.dailyShare"]);
+    }
   });
 });

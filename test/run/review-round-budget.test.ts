@@ -205,6 +205,52 @@ describe("reviewRound under a budget", () => {
     expect(result.status.budget?.reached).toBe("daily cap of $2.00");
   });
 
+  it("stops a reader's round at readers' share of the daily cap, mid-round, while the whole cap has room", async () => {
+    // Cap 10,000, readers' share 0.3 = 3,000; other readers spent 1,000, writers 4,000 more.
+    const readers = { share: 0.3, othersToday: async () => spent(1_000) };
+    const reader = await run(planWith({ dailyTokens: 10_000 }), {
+      runtime: { dailySpend: async () => spent(5_000), readerShare: readers },
+    });
+    // 1,000 + 1,100 + 1,100 ≥ 3,000 after the second lens: the rest is not started.
+    expect(reader.built).toEqual(["alpha/security", "beta/security"]);
+    const reason =
+      "readers' share of today's budget is spent (30% of the daily caps: 3,000 tokens); a maintainer can run `@gadfly review`";
+    expect(reader.result.status.budget?.reached).toBe(reason);
+    expect(reader.outcomes).toContain(`alpha/correctness:skipped (budget reached — ${reason})`);
+    // At its claim already over the share: no lens starts at all.
+    const spentAlready = await run(planWith({ dailyTokens: 10_000 }), {
+      runtime: {
+        dailySpend: async () => spent(5_000),
+        readerShare: { share: 0.3, othersToday: async () => spent(3_000) },
+      },
+    });
+    expect(spentAlready.built).toEqual([]);
+    // A writer's round on the same day runs in full against the whole cap.
+    const writer = await run(planWith({ dailyTokens: 10_000 }), {
+      runtime: { dailySpend: async () => spent(5_000) },
+    });
+    expect(writer.built).toHaveLength(4);
+    // Without a daily cap a share limits nothing.
+    const uncapped = await run(planWith({}), { runtime: { readerShare: readers } });
+    expect(uncapped.built).toHaveLength(4);
+  });
+
+  it("holds a reader's round to the cost share too", async () => {
+    const pricing = {
+      alpha: { input: 1_000, output: 1_000 },
+      beta: { input: 1_000, output: 1_000 },
+    };
+    const { built, result } = await run(planWith({ dailyCostUsd: 10 }, { pricing }), {
+      runtime: {
+        dailySpend: async () => spent(0, 0),
+        readerShare: { share: 0.25, othersToday: async () => spent(0, 1.5) },
+      },
+    });
+    // $1.50 + $1.10 ≥ $2.50 after the first lens.
+    expect(built).toEqual(["alpha/security"]);
+    expect(result.status.budget?.reached).toContain("(25% of the daily caps: $2.50)");
+  });
+
   it("checks no daily cap without the installation's spend (the CLI), the round cap still", async () => {
     const { built } = await run(planWith({ dailyTokens: 1 }));
     expect(built).toHaveLength(4);

@@ -10,11 +10,12 @@ import type {
   ScopeStatus,
 } from "../../run/index.js";
 import { isHandover, reviewChange } from "../../run/index.js";
-import type { PreviousRound } from "../../run/store/index.js";
+import { isReaderRound, type PreviousRound } from "../../run/store/index.js";
 import { describeError } from "../describe-error.js";
 import { loadConventionFiles } from "../load-conventions.js";
 import { readBaseAttributes } from "../read-base-attributes.js";
 import { readReviewScope } from "../read-review-scope.js";
+import { readersSpendToday } from "../readers-spend-today.js";
 import { takeSnapshot } from "../take-snapshot.js";
 import { type RoundRun, showOnBoard } from "./round-run.js";
 import { smallStepGate } from "./small-step-gate.js";
@@ -182,6 +183,7 @@ function runtimeOf(run: RoundRun): RoundRuntime {
         ),
         ...(plan.pricing === undefined ? {} : { pricing: plan.pricing }),
       }).total,
+    readerShare: readerShareOf(run),
   };
 }
 
@@ -249,6 +251,21 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus): Promise<Round
     onLensError: (model, lens, error) =>
       log.warn({ ...run.fields, model, lens, err: error }, "lens failed"),
     onTranscript: (model, lens, messages) => store.saveTranscript(round.id, model, lens, messages),
+  };
+}
+
+/** A reader's round: its lenses also stop at readers' share of the daily caps. */
+function readerShareOf(run: RoundRun): RoundRuntime["readerShare"] {
+  const { round, deps, prepared } = run;
+  if (!isReaderRound(round)) return undefined;
+  const query = () => ({
+    installationId: round.installationId,
+    now: deps.clock.now(),
+    pricing: prepared.plan.pricing,
+  });
+  return {
+    share: deps.config.readers.dailyShare,
+    othersToday: () => readersSpendToday(deps.store, query(), round.id),
   };
 }
 

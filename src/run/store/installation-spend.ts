@@ -23,7 +23,12 @@ export interface ModelSpendRow {
  * since (epoch ms), the round left out — bound once per table in SQLite (the threads' without
  * the round); `?` or `$n` by dialect.
  */
-export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
+export function installationSpendSql(dialect: "sqlite" | "postgres", readersOnly = false): string {
+  // A reader's round: a push round carrying its author (pace-push.ts in src/github). Answers in
+  // threads are asked by writers only: never a reader's spend (kept in the query, so the
+  // parameters stay the same).
+  const readers = readersOnly ? " AND r.trigger_kind = 'push' AND r.trigger_actor IS NOT NULL" : "";
+  const threads = readersOnly ? " AND 0 = 1" : "";
   const p = dialect === "sqlite" ? (_: number) => "?" : (index: number) => `$${index}`;
   const cacheWrites =
     dialect === "sqlite"
@@ -37,20 +42,20 @@ export function installationSpendSql(dialect: "sqlite" | "postgres"): string {
         l.cached_input_tokens AS cached_input_tokens, ${cacheWrites} AS cache_write_tokens,
         l.output_tokens AS output_tokens
       FROM lens_runs l JOIN rounds r ON r.id = l.round_id
-      WHERE r.installation_id = ${p(1)} AND l.finished_at >= ${p(2)} AND r.id <> ${p(3)}
+      WHERE r.installation_id = ${p(1)} AND l.finished_at >= ${p(2)} AND r.id <> ${p(3)}${readers}
       UNION ALL
       SELECT c.model, COALESCE(c.input_tokens, 0), COALESCE(c.cached_input_tokens, 0),
         COALESCE(c.cache_write_tokens, 0), COALESCE(c.output_tokens, 0)
       FROM round_challenges c JOIN rounds r ON r.id = c.round_id
       WHERE r.installation_id = ${p(dialect === "sqlite" ? 4 : 1)}
         AND c.saved_at >= ${p(dialect === "sqlite" ? 5 : 2)}
-        AND r.id <> ${p(dialect === "sqlite" ? 6 : 3)}
+        AND r.id <> ${p(dialect === "sqlite" ? 6 : 3)}${readers}
       UNION ALL
       SELECT t.model, t.input_tokens, t.cached_input_tokens, t.cache_write_tokens,
         t.output_tokens
       FROM thread_answers t
       WHERE t.model IS NOT NULL AND t.installation_id = ${p(dialect === "sqlite" ? 7 : 1)}
-        AND t.claimed_at >= ${p(dialect === "sqlite" ? 8 : 2)}
+        AND t.claimed_at >= ${p(dialect === "sqlite" ? 8 : 2)}${threads}
     ) spend
     GROUP BY model ORDER BY model`;
 }

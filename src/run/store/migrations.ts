@@ -352,6 +352,15 @@ const threadAnswers = [
   "CREATE INDEX thread_answers_installation ON thread_answers (installation_id, claimed_at)",
 ];
 
+/**
+ * Readers' rounds by author (recentRounds' `pushActor`, counted under lockReader at every reader
+ * push): without it each push scans the installation's rounds since 00:00 UTC.
+ */
+const readerRounds = [
+  `CREATE INDEX rounds_reader_actor ON rounds (installation_id, trigger_actor, created_at)
+     WHERE trigger_kind = 'push' AND trigger_actor IS NOT NULL`,
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -398,4 +407,5 @@ export const migrations: readonly Migration[] = [
   },
   { version: 13, name: "review base", sqlite: reviewBase, postgres: reviewBase },
   { version: 14, name: "thread answers", sqlite: threadAnswers, postgres: threadAnswers },
+  { version: 15, name: "reader rounds index", sqlite: readerRounds, postgres: readerRounds },
 ];

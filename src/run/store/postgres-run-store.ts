@@ -32,6 +32,8 @@ import {
   unclaimedOutcome,
 } from "./round-outcomes.js";
 import {
+  adoptWriterTriggerParams,
+  adoptWriterTriggerSql,
   type RowTransition,
   roundTransitionSql,
   statementValues,
@@ -102,6 +104,8 @@ const LIVE = "state IN ('queued', 'running')";
 const DATABASE_NOW_MS = "(extract(epoch from now()) * 1000)::bigint";
 /** The advisory-lock class of the pull requests' trigger locks (the start's is GADFLY_LOCK_CLASS). */
 const TRIGGER_LOCK_CLASS = GADFLY_LOCK_CLASS + 1;
+/** The class of readers' locks (lockReader), taken inside a trigger lock. */
+const READER_LOCK_CLASS = GADFLY_LOCK_CLASS + 2;
 /** $1 owner, $2 repo, $3 pull number. */
 const SAME_PULL = "owner = $1 AND repo = $2 AND pull_number = $3";
 /** Byte order, as SQLite sorts: the database's collation must not change what callers see. */
@@ -122,6 +126,7 @@ export class PostgresRunStore implements RunStore {
   private readonly url: string;
   private readonly onIdleError: ((error: Error) => void) | undefined;
   private lockPool: pg.Pool | undefined;
+  private readerLockPool: pg.Pool | undefined;
 
   /**
    * Connects and migrates; throws StoreOpenError (without the password) when it cannot. `clock`
@@ -196,6 +201,25 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  async lockReader<T>(installationId: number, login: string, work: () => Promise<T>): Promise<T> {
+    // Its own pool: taken while a trigger lock holds a connection of the trigger locks' pool,
+    // it never waits for a connection its holders keep.
+    this.readerLockPool ??= createPostgresPool({
+      url: this.url,
+      maxConnections: 4,
+      applicationName: "gadfly-reader-locks",
+      ...(this.onIdleError === undefined ? {} : { onIdleError: this.onIdleError }),
+    });
+    return inTransaction(this.readerLockPool, async (client) => {
+      await client.query("SET LOCAL lock_timeout = '30s'");
+      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [
+        READER_LOCK_CLASS,
+        JSON.stringify([installationId, login.toLowerCase()]),
+      ]);
+      return work();
+    });
+  }
+
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
     return this.transaction(async (client) => {
       const now = this.clock.now();
@@ -211,7 +235,17 @@ export class PostgresRunStore implements RunStore {
         const forward = await this.transition(client, "bring-forward", joined.id, {
           delay_ms: input.delayMs ?? 0,
         });
-        return { round: roundFromRow(forward ?? joined), created: false, superseded };
+        // A writer's trigger joining a reader's round makes it theirs (adoptWriterTriggerSql).
+        const adopted =
+          input.trigger.kind === "push"
+            ? undefined
+            : (
+                await client.query<RoundRow>(
+                  adoptWriterTriggerSql("postgres"),
+                  adoptWriterTriggerParams(joined.id, input.trigger),
+                )
+              ).rows[0];
+        return { round: roundFromRow(adopted ?? forward ?? joined), created: false, superseded };
       }
       // Under the PR's lock, so no other transaction can take the same number.
       const next = await client.query<{ next: number }>(
@@ -672,9 +706,10 @@ export class PostgresRunStore implements RunStore {
     installationId: number,
     since: Date,
     exceptRound?: string,
+    options?: { readersOnly?: boolean },
   ): Promise<ModelSpend[]> {
     const { rows } = await this.query<ModelSpendRow>(
-      installationSpendSql("postgres"),
+      installationSpendSql("postgres", options?.readersOnly === true),
       installationSpendParams("postgres", installationId, since, exceptRound),
     );
     return rows.map(modelSpendFromRow);
@@ -790,6 +825,7 @@ export class PostgresRunStore implements RunStore {
 
   async close(): Promise<void> {
     await this.lockPool?.end().catch(() => undefined);
+    await this.readerLockPool?.end().catch(() => undefined);
     await this.pool.end();
   }
 

@@ -127,3 +127,31 @@ export function statementValues(
   if (dialect === "postgres") return statement.names.map((name) => values[name] ?? null);
   return Object.fromEntries(statement.names.map((name) => [name, values[name] ?? null]));
 }
+
+/**
+ * A writer's trigger (a comment, a re-run) joining a reader's queued or running round (a push
+ * carrying its author, isReaderRound) makes the round the writer's: from then on it counts
+ * against neither the reader limits nor readers' share of the daily caps, and runs against the
+ * whole cap, as a maintainer's `@gadfly review` promises. A no-op on any other round.
+ * Parameters: the trigger's kind, delivery, actor, full (0/1), the round's id.
+ */
+export function adoptWriterTriggerSql(dialect: "sqlite" | "postgres"): string {
+  const p = dialect === "sqlite" ? (_: number) => "?" : (index: number) => `$${index}`;
+  return `UPDATE rounds SET trigger_kind = ${p(1)}, trigger_delivery_id = ${p(2)},
+      trigger_actor = ${p(3)}, trigger_full = ${p(4)}
+    WHERE id = ${p(5)} AND trigger_kind = 'push' AND trigger_actor IS NOT NULL
+    RETURNING *`;
+}
+
+export function adoptWriterTriggerParams(
+  roundId: string,
+  trigger: { kind: string; deliveryId: string; actor?: string; full?: boolean },
+): (string | number | null)[] {
+  return [
+    trigger.kind,
+    trigger.deliveryId,
+    trigger.actor ?? null,
+    trigger.full === true ? 1 : 0,
+    roundId,
+  ];
+}

@@ -274,6 +274,13 @@ export interface RunStore {
    */
   lockPullRequest<T>(repo: RepoRef, pullNumber: number, work: () => Promise<T>): Promise<T>;
   /**
+   * Runs `work` holding a reader's lock in the installation, shared by receivers in every
+   * process: a push by a reader counts their rounds across pull requests and starts its round
+   * under it, so two pushes to two of their PRs cannot both take their last round of the day.
+   * Taken inside `lockPullRequest`, never around it (one order, no deadlock).
+   */
+  lockReader<T>(installationId: number, login: string, work: () => Promise<T>): Promise<T>;
+  /**
    * Starts (or joins) the round of a (PR, head SHA) — the machine's `start`: at most one round per
    * (PR, SHA) is queued or running. In the same transaction, every queued or running round of the
    * PR at another SHA is cancelled with `supersededBy` (`supersede`), and a joined round waiting
@@ -374,11 +381,14 @@ export interface RunStore {
    * What the installation's model work spent since `since`, per model: lens runs that ended
    * and challenges saved since then, in every repository, `exceptRound`'s own left out (a
    * running round counts its own). The daily budget caps read it as each lens starts.
+   * `readersOnly`: only readers' rounds (a push round with `trigger.actor`), whose share of the
+   * daily caps `readers.dailyShare` bounds.
    */
   installationSpend(
     installationId: number,
     since: Date,
     exceptRound?: string,
+    options?: { readersOnly?: boolean },
   ): Promise<ModelSpend[]>;
 
   /**

@@ -23,6 +23,8 @@ import {
   unclaimedOutcome,
 } from "./round-outcomes.js";
 import {
+  adoptWriterTriggerParams,
+  adoptWriterTriggerSql,
   type RowTransition,
   roundTransitionSql,
   statementValues,
@@ -43,6 +45,7 @@ import type {
   RoundArtifacts,
   RoundEnding,
   RoundLeaseRef,
+  RoundTrigger,
   RunStore,
   StartRoundInput,
   StartRoundResult,
@@ -113,6 +116,8 @@ const SAME_PULL = "owner = @owner AND repo = @repo AND pull_number = @pull_numbe
  * from one process only (other roles need PostgreSQL), so a lock in memory is the PR's lock.
  */
 const PULL_LOCKS = new KeyedLock();
+/** Readers' locks, apart from the pull requests' (one is taken inside the other). */
+const READER_LOCKS = new KeyedLock();
 
 /** The embedded RunStore: one SQLite file, safe to share between processes on one host. */
 export class SqliteRunStore implements RunStore {
@@ -158,6 +163,13 @@ export class SqliteRunStore implements RunStore {
     return PULL_LOCKS.run(JSON.stringify([this.database.name, pullKey(repo, pullNumber)]), work);
   }
 
+  async lockReader<T>(installationId: number, login: string, work: () => Promise<T>): Promise<T> {
+    return READER_LOCKS.run(
+      JSON.stringify([this.database.name, installationId, login.toLowerCase()]),
+      work,
+    );
+  }
+
   async startRound(input: StartRoundInput): Promise<StartRoundResult> {
     const start = this.database.transaction((): StartRoundResult => {
       const now = this.clock.now();
@@ -172,7 +184,8 @@ export class SqliteRunStore implements RunStore {
         const joined = this.transition("bring-forward", live.id, {
           delay_ms: input.delayMs ?? 0,
         });
-        return { round: roundFromRow(joined ?? live), created: false, superseded };
+        const adopted = this.adoptWriterTrigger(live.id, input.trigger);
+        return { round: roundFromRow(adopted ?? joined ?? live), created: false, superseded };
       }
       const next = this.statements
         .prepare<[PullKey], { next: number }>(
@@ -208,6 +221,14 @@ export class SqliteRunStore implements RunStore {
     });
     // IMMEDIATE: take the write lock before reading, so concurrent starts queue instead of racing.
     return start.immediate();
+  }
+
+  /** ADOPT_WRITER_TRIGGER_SQL: a writer's trigger joining a reader's round makes it theirs. */
+  private adoptWriterTrigger(roundId: string, trigger: RoundTrigger): RoundRow | undefined {
+    if (trigger.kind === "push") return undefined;
+    return this.statements
+      .prepare<(string | number | null)[], RoundRow>(adoptWriterTriggerSql("sqlite"))
+      .get(...adoptWriterTriggerParams(roundId, trigger));
   }
 
   private supersede(key: PullKey, newHeadSha: string, now: number): StoredRound[] {
@@ -669,9 +690,12 @@ export class SqliteRunStore implements RunStore {
     installationId: number,
     since: Date,
     exceptRound?: string,
+    options?: { readersOnly?: boolean },
   ): Promise<ModelSpend[]> {
     return this.statements
-      .prepare<(number | string)[], ModelSpendRow>(installationSpendSql("sqlite"))
+      .prepare<(number | string)[], ModelSpendRow>(
+        installationSpendSql("sqlite", options?.readersOnly === true),
+      )
       .all(...installationSpendParams("sqlite", installationId, since, exceptRound))
       .map(modelSpendFromRow);
   }

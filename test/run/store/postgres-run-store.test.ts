@@ -10,6 +10,7 @@ import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
+import { runStoreContractReaders } from "./contract/readers.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
@@ -41,4 +42,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractPublishSteps(backend);
   runStoreContractSpend(backend);
   runStoreContractThreadAnswers(backend);
+  runStoreContractReaders(backend);
 });

@@ -5,6 +5,7 @@ import { runStoreContractLenses } from "./contract/lenses.js";
 import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
+import { runStoreContractReaders } from "./contract/readers.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
@@ -25,4 +26,5 @@ describe("SqliteRunStore", () => {
   runStoreContractPublishSteps(sqliteStoreBackend);
   runStoreContractSpend(sqliteStoreBackend);
   runStoreContractThreadAnswers(sqliteStoreBackend);
+  runStoreContractReaders(sqliteStoreBackend);
 });

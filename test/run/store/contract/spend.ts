@@ -10,13 +10,17 @@ const HOUR = 60 * 60 * 1000;
 export function runStoreContractSpend(backend: RunStoreBackend): void {
   const t = useRunStoreFixture(backend);
 
-  async function runningRound(installationId: number, pullNumber: number): Promise<string> {
+  async function runningRound(
+    installationId: number,
+    pullNumber: number,
+    trigger: { kind: "push" | "comment"; actor?: string } = { kind: "push" },
+  ): Promise<string> {
     const { round } = await t.store.startRound({
       repo: { owner: "octo-org", repo: `repo-${pullNumber}` },
       installationId,
       pullNumber,
       headSha: `sha-${pullNumber}`,
-      trigger: { kind: "push", deliveryId: `d-${installationId}-${pullNumber}` },
+      trigger: { ...trigger, deliveryId: `d-${installationId}-${pullNumber}` },
     });
     await claimRound(t.store, round.id);
     return round.id;
@@ -133,6 +137,36 @@ export function runStoreContractSpend(backend: RunStoreBackend): void {
       const all = await t.store.installationSpend(42, new Date(start));
       expect(all.find((entry) => entry.model === "alpha")?.usage.inputTokens).toBe(1_013_000);
       expect(await t.store.installationSpend(7, new Date(start))).toEqual([]);
+    });
+
+    it("counts only readers' rounds when asked: the share of the daily caps readers draw on", async () => {
+      const since = new Date(t.clock.now());
+      const writer = await runningRound(42, 1);
+      const reader = await runningRound(42, 2, { kind: "push", actor: "stranger" });
+      // A writer's comment names who asked, yet is no reader's round.
+      const asked = await runningRound(42, 3, { kind: "comment", actor: "maintainer" });
+      for (const [round, tokens] of [
+        [writer, 1_000],
+        [reader, 200],
+        [asked, 30],
+      ] as const) {
+        await t.store.saveLensReport(
+          round,
+          sampleLensReport({ model: "alpha", usage: { inputTokens: tokens, outputTokens: 0 } }),
+        );
+      }
+      await t.store.saveChallenge(reader, {
+        outcome: "cancelled",
+        fingerprint: "fp-1",
+        model: "alpha",
+        reason: "superseded",
+        usage: { inputTokens: 7, outputTokens: 0 },
+      });
+      const readers = await t.store.installationSpend(42, since, undefined, { readersOnly: true });
+      expect(readers.map((entry) => entry.usage.inputTokens)).toEqual([207]);
+      const all = await t.store.installationSpend(42, since);
+      expect(all.map((entry) => entry.usage.inputTokens)).toEqual([1_237]);
+      expect(await t.store.installationSpend(42, since, reader, { readersOnly: true })).toEqual([]);
     });
   });
 }
