@@ -121,7 +121,9 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
   };
   // A confirmation on cross-examination is agreement; a disputed cluster is in neither table.
   const agreed = (c: Cluster): boolean => c.disputed !== true && agreementOf(c) >= 2;
-  const open = rankedForReading(consensus.clusters.filter((c) => agreed(c) && c.dismissed === undefined));
+  const open = rankedForReading(
+    consensus.clusters.filter((c) => agreed(c) && c.dismissed === undefined),
+  );
   const handedOff = open.slice(0, Math.min(rowLimit, options.detailLimit ?? open.length));
   const multiModel = rows(agreed);
   const singleModel = rows((c) => c.disputed !== true && agreementOf(c) < 2);

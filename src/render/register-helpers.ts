@@ -1,6 +1,6 @@
 import type Handlebars from "handlebars";
-import { safeUrl } from "./escape/links.js";
 import { fencedBlock } from "./escape/fence.js";
+import { safeUrl } from "./escape/links.js";
 import { escapeCodeSpan, escapeHtml } from "./escape/literal.js";
 import { escapeMarkdownBlock } from "./escape/markdown-block.js";
 import { escapeInline } from "./escape/markdown-line.js";

@@ -15,7 +15,7 @@ const BODY_LENGTH = 1_500;
  */
 export function renderInlineComment(cluster: Cluster, options: RenderOptions = {}): string {
   const engine = options.engine ?? defaultTemplateEngine();
-  const row = findingRow(cluster, cluster.models.length);
+  const row = findingRow(cluster, cluster.models.length, {}, undefined, true);
   return engine.render("inline-comment", {
     ...row,
     body: truncateText(cluster.representative.body.trim(), BODY_LENGTH).text,

@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import type { ReviewChangeResult } from "../../run/index.js";
 import type { PreviousRound } from "../../run/store/index.js";
 import { applyFeedback } from "../apply-feedback.js";
+import { githubWebUrl } from "../consensus-links.js";
 import type { GitHubClient } from "../github-client.js";
 import { publishRoundResults } from "../publish-round-results.js";
 import type { RoundDependencies } from "../round-dependencies.js";
@@ -91,6 +92,7 @@ async function publish(run: RoundRun, review: ReviewChangeResult, previous: Prev
       checkRunId: run.checkRunId,
       publish: prepared.plan.publish,
       wait: { signal: run.lease.signal, clock: deps.clock },
+      webUrl: githubWebUrl(deps.env),
       ...(previous?.artifacts.consensusCommentId === undefined
         ? {}
         : { knownConsensusId: previous.artifacts.consensusCommentId }),

@@ -9,6 +9,7 @@ export type {
   DueRound,
   FeedbackInput,
   FeedbackKind,
+  PostedInline,
   PreviousRound,
   RecentRoundsQuery,
   RepoDismissal,
