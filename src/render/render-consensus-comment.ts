@@ -20,6 +20,8 @@ import { defaultTemplateEngine } from "./template-engine.js";
  * comment, and rendering them would be work for nothing.
  */
 export const MAX_DETAILED_ROWS = 100;
+/** The fewest characters a row's details add (its hand-off's own words alone take more). */
+const MIN_DETAIL_LENGTH = 500;
 
 export interface ConsensusRenderOptions extends RenderOptions {
   /** Hidden state for the next round (run id, head SHA, round, fingerprints): any JSON value. */
@@ -110,8 +112,9 @@ export function renderConsensusComment(
   // when not even every row fits bare, the rows are cut and none has details.
   const bare = render("overflow", allRows, 0);
   if (bare.length <= budget) {
+    const room = Math.floor((budget - bare.length) / MIN_DETAIL_LENGTH);
     const detailLimit = largestFitting(
-      Math.min(allRows, MAX_DETAILED_ROWS),
+      Math.min(allRows, MAX_DETAILED_ROWS, room),
       (n) => render("overflow", allRows, n).length <= budget,
     );
     return result(render("overflow", allRows, detailLimit), overflow);
