@@ -20,6 +20,8 @@ import { defaultTemplateEngine } from "./template-engine.js";
  * comment, and rendering them would be work for nothing.
  */
 export const MAX_DETAILED_ROWS = 100;
+/** When rows must be cut, at most this many (the highest ranked) keep their details. */
+export const TOP_DETAILED_ROWS = 10;
 /** The fewest characters a row's details add (its hand-off's own words alone take more). */
 const MIN_DETAIL_LENGTH = 500;
 
@@ -50,7 +52,8 @@ export interface RenderedConsensus {
  * 65,536 characters), it degrades in steps: the per-model detail moves to one
  * comment per model (whose lens texts are cut if they must be), then the
  * rows lose their expandable details and hand-offs (the lowest ranked first),
- * then the tables and lists are cut, each with a visible note.
+ * then the tables and lists are cut (the top TOP_DETAILED_ROWS keeping their
+ * details when they fit), each with a visible note.
  */
 export function renderConsensusComment(
   consensus: Consensus,
@@ -120,8 +123,15 @@ export function renderConsensusComment(
     return result(render("overflow", allRows, detailLimit), overflow);
   }
 
-  const rowLimit = largestFitting(allRows, (n) => render("overflow", n, 0).length <= budget);
-  const body = render("overflow", rowLimit, 0);
+  // Rows must be cut: the highest ranked keep their details if they can, the rest go bare.
+  const top = (n: number): number => Math.min(n, TOP_DETAILED_ROWS);
+  const keepsTop = render("overflow", TOP_DETAILED_ROWS, TOP_DETAILED_ROWS).length <= budget;
+  const details = keepsTop ? top : () => 0;
+  const rowLimit = largestFitting(
+    allRows,
+    (n) => render("overflow", n, details(n)).length <= budget,
+  );
+  const body = render("overflow", rowLimit, details(rowLimit));
   if (body.length > budget) {
     throw new Error(`consensus-comment cannot fit ${budget} characters even without its tables`);
   }

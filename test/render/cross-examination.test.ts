@@ -49,9 +49,7 @@ describe("cross-examination in the consensus comment", () => {
   it("counts a confirmation as agreement and moves a disputed cluster out of both tables", () => {
     const { body } = renderConsensusComment(crossExaminedConsensus());
     expect(body).toContain("· 6 findings (4 with multi-model agreement, 1 disputed)");
-    expect(body).toContain(
-      "| `agent/finalize.go:139-141` | 2/4 ✓ | error-handling |",
-    );
+    expect(body).toContain("| `agent/finalize.go:139-141` | 2/4 ✓ | error-handling |");
     // Who confirmed it is in the row's details.
     expect(body).toContain(
       "`agent/finalize.go:139-141` · error-handling · 2/4 agree: kimi-k2.6:cloud · confirmed by claude-code/opus on challenge",
