@@ -120,7 +120,8 @@ describe("publishRoundResults, threads follow the code", () => {
       `(https://github.com/steve/mort/blob/${pr.headSha}/agent/finalize.go#L130-L131)`,
     );
     // A finding that could not go inline links to no comment.
-    const unplaced = consensus.body.split("\n").find((line) => line.includes("Duplicate test fixture")) ?? "";
+    const unplaced =
+      consensus.body.split("\n").find((line) => line.includes("Duplicate test fixture")) ?? "";
     expect(unplaced).not.toContain("inline comment");
     expect(github.validationErrors).toEqual([]);
   });

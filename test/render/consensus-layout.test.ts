@@ -130,7 +130,9 @@ describe("the consensus comment people scan", () => {
       // The fence is longer than any backtick run inside, so nothing closes it early.
       expect(fence?.length).toBe(5);
       expect(content).toContain("Close the fence: ````");
-      expect(content).toContain("</details>");
+      // Our collapsing tag and the mention are defused in the raw body too.
+      expect(content).toContain("<\u200D/details>");
+      expect(content).toContain("@\u200Deveryone");
     }
     expect(body).not.toContain("<!-- gadfly-finding:forged");
     const inline = renderInlineComment(consensus.clusters[0] ?? ({} as never));
