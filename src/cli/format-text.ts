@@ -22,7 +22,7 @@ export interface FormatTextOptions {
   /** Raw ANSI colours; the caller decides (a TTY, NO_COLOR, FORCE_COLOR). */
   color: boolean;
   notReviewed: readonly NotReviewed[];
-  /** Lines of each finding's body shown. Default 3. */
+  /** Lines of each finding's body shown. Default: all of it (main.ts wraps it to the terminal). */
   bodyLines?: number;
   /** False for a replayed run: no model time to show. Default true. */
   timed?: boolean;
@@ -53,7 +53,6 @@ const VERDICT_STYLE: Record<Verdict, Style> = {
   "Significant issues": "red",
 };
 
-const MAX_BODY_LINE = 160;
 /** A refutation's reason on a disputed finding: one line, cut like a body line. */
 const MAX_REASON = 160;
 
@@ -149,14 +148,13 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
   }
 
   function bodyLines(body: string): string[] {
-    const limit = options.bodyLines ?? 3;
+    const limit = options.bodyLines ?? Number.POSITIVE_INFINITY;
     const all = terminalSafeText(body)
       .split("\n")
       .map((line) => line.trimEnd())
       .filter((line) => line.trim() !== "");
-    const shown = all
-      .slice(0, limit)
-      .map((line) => (line.length > MAX_BODY_LINE ? `${line.slice(0, MAX_BODY_LINE - 1)}…` : line));
+    // Whole lines: the explanation is the point, and the caller wraps it to the terminal's width.
+    const shown = all.slice(0, limit);
     if (all.length > limit) shown.push(paint("…", "dim"));
     return shown;
   }

@@ -16,6 +16,7 @@ export {
   removeFindingsBlocks,
   renderLensAnswer,
   stripFindingsBlock,
+  VERDICT_LINE_RE,
 } from "./findings-block.js";
 export {
   type LensContext,

@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { budgetReached, noUsage, roundUsage } from "../accounting/index.js";
 import { Workspace } from "../agent/index.js";
 import { planReview } from "../config/index.js";
-import { createRedactor, type Usage } from "../llm/index.js";
+import type { Usage } from "../llm/index.js";
 import { renderThreadAnswer, type ThreadReply, usageLine } from "../render/index.js";
 import {
   answerThreadRequest,
-  collectSecrets,
   modelsSkippedForFork,
   type ThreadRequest,
   type ThreadRequestResult,

@@ -1,5 +1,5 @@
 import type { Consensus } from "../consensus/index.js";
-import type { RenderOptions } from "../render/index.js";
+import type { CodeLinks, RenderOptions } from "../render/index.js";
 import { isModelCommentMarker, MARKERS, renderConsensusComment } from "../render/index.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { type RateLimitWait, retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
@@ -11,7 +11,10 @@ export interface ConsensusTarget {
   botLogin: string;
   knownId?: number;
   meta: unknown;
+  /** Each finding's inline comment, by fingerprint: its row links to it. */
   findingUrls?: Readonly<Record<string, string>>;
+  /** Where the reviewed code is on the web: each row's Where links to its lines. */
+  code?: CodeLinks;
   render?: RenderOptions;
   /** How writes wait out GitHub's secondary rate limit (the round's clock and signal). */
   wait?: RateLimitWait;
@@ -37,6 +40,7 @@ export async function publishConsensus(
     ...target.render,
     meta: target.meta,
     ...(target.findingUrls === undefined ? {} : { findingUrls: target.findingUrls }),
+    ...(target.code === undefined ? {} : { code: target.code }),
   };
   let rendered = renderConsensusComment(consensus, options);
   const sticky = {

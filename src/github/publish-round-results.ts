@@ -3,8 +3,9 @@ import { ChangedLineIndex, type DiffFile } from "../diff/index.js";
 import type { RenderOptions } from "../render/index.js";
 import { findingMarkerIn, renderCheckRunOutput } from "../render/index.js";
 import type { StopReason } from "../run/index.js";
-import type { StoredRound } from "../run/store/index.js";
+import type { PostedInline, StoredRound } from "../run/store/index.js";
 import type { SuggestionOutcome } from "../suggestions/index.js";
+import { consensusLinks } from "./consensus-links.js";
 import { describeError } from "./describe-error.js";
 import { findOwnReview } from "./find-own-review.js";
 import type { GitHubClient } from "./github-client.js";
@@ -40,6 +41,8 @@ export interface RoundResults {
   wait?: CheckRunWait;
   /** Each cluster's checked suggestion, by fingerprint: shown in its inline comment. */
   suggestions?: ReadonlyMap<string, SuggestionOutcome>;
+  /** GitHub's web host (`githubWebUrl`): the consensus links to the code and inline comments there. */
+  webUrl?: string;
 }
 
 /**
@@ -65,9 +68,13 @@ interface Publishing {
   index: ChangedLineIndex;
   steps: Record<string, "intent" | "done">;
   consensusUrl: string;
+  /** The consensus comment as this run wrote it (edited again to link inline comments). */
+  consensusId: number | null;
   reviewId: number | null;
   /** What this run's own review put inline; unknown (null) for a review posted before a restart. */
   postedNow: readonly string[] | null;
+  /** The inline comments the consensus comment as last written links to, by fingerprint. */
+  linked: ReadonlySet<string>;
 }
 
 /**
@@ -93,8 +100,10 @@ export async function publishRoundResults(
     index: ChangedLineIndex.fromFiles(results.files),
     steps: await deps.store.publishSteps(results.round.id),
     consensusUrl: "",
+    consensusId: null,
     reviewId: results.round.artifacts.reviewId ?? null,
     postedNow: null,
+    linked: new Set(),
   };
   for (const step of [postConsensus, postReview, recordInline, followFixedThreads, completeCheck]) {
     const stopped = await step(publishing);
@@ -118,30 +127,67 @@ function done(publishing: Publishing, step: PublishStep): Promise<void> {
 /** The sticky consensus comment, found by its marker: written again on resume, never twice. */
 async function postConsensus(publishing: Publishing): Promise<StopReason | null> {
   const { results, deps, control } = publishing;
-  const { round, consensus } = results;
+  const { round } = results;
   control.reached("before-consensus");
   const stopped = await begin(publishing, "consensus");
   if (stopped !== null) return stopped;
   const knownConsensusId = round.artifacts.consensusCommentId ?? results.knownConsensusId;
-  const published = await publishConsensus(publishing.octokit, consensus, {
+  const posted = await deps.store.postedInline(round.repo, round.pullNumber);
+  const published = await writeConsensus(publishing, posted, knownConsensusId);
+  publishing.consensusUrl = published.url;
+  publishing.consensusId = published.id;
+  await deps.store.setArtifacts(round.id, { consensusCommentId: published.id });
+  await done(publishing, "consensus");
+  control.reached("after-consensus");
+  return null;
+}
+
+/**
+ * The sticky consensus comment, linking each row to its code at the head SHA and to the inline
+ * comment `posted` holds for it (this round's once its review is recorded, earlier rounds' before).
+ */
+async function writeConsensus(
+  publishing: Publishing,
+  posted: readonly PostedInline[],
+  knownId: number | undefined,
+) {
+  const { results, deps } = publishing;
+  const { round, consensus } = results;
+  const links = results.webUrl === undefined ? null : consensusLinks(results.webUrl, round, posted);
+  publishing.linked = new Set(Object.keys(links?.findingUrls ?? {}));
+  return publishConsensus(publishing.octokit, consensus, {
     repo: round.repo,
     pullNumber: round.pullNumber,
     botLogin: deps.botLogin,
-    ...(knownConsensusId === undefined ? {} : { knownId: knownConsensusId }),
+    ...(knownId === undefined ? {} : { knownId }),
     meta: {
       runId: round.id,
       headSha: round.headSha,
       round: round.number,
       fingerprints: consensus.clusters.map((cluster) => cluster.fingerprint),
     },
+    ...(links === null ? {} : links),
     render: results.render,
     ...(results.wait === undefined ? {} : { wait: results.wait }),
   });
-  publishing.consensusUrl = published.url;
-  await deps.store.setArtifacts(round.id, { consensusCommentId: published.id });
-  await done(publishing, "consensus");
-  control.reached("after-consensus");
-  return null;
+}
+
+/**
+ * The inline review is posted after the consensus comment (its body links to it), so the
+ * comment learns its rows' inline comments only now: written again, once, when the review put a
+ * finding of this round inline that it does not link to yet.
+ */
+async function linkInlineComments(publishing: Publishing): Promise<void> {
+  const { results, deps } = publishing;
+  const { round } = results;
+  if (results.webUrl === undefined) return;
+  const posted = await deps.store.postedInline(round.repo, round.pullNumber);
+  const inRound = new Set(results.consensus.clusters.map((cluster) => cluster.fingerprint));
+  const fresh = posted.some(
+    (p) => inRound.has(p.fingerprint) && !publishing.linked.has(p.fingerprint),
+  );
+  if (!fresh) return;
+  await writeConsensus(publishing, posted, publishing.consensusId ?? undefined);
 }
 
 /**
@@ -231,6 +277,7 @@ async function recordInline(publishing: Publishing): Promise<StopReason | null> 
       }
     }
   }
+  await linkInlineComments(publishing);
   await done(publishing, "inline");
   control.reached("after-inline-recorded");
   return null;

@@ -1,7 +1,9 @@
 import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
+import { SEVERITY_RANK } from "../findings/index.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type CoverageView, coverageView } from "./coverage-view.js";
-import { type FindingRow, findingRow } from "./finding-row.js";
+import { type CodeLinks, type FindingRow, findingRow, handoffFinding } from "./finding-row.js";
+import { allFindingsHandoff } from "./fix-handoff.js";
 import { type HeldBackView, heldBackView } from "./held-back-view.js";
 import type { LensMetadata } from "./lens-metadata.js";
 import { type ModelView, modelView, noVerdictLabel } from "./model-view.js";
@@ -15,16 +17,35 @@ export interface ConsensusViewOptions {
   modelCommentUrls?: Readonly<Record<string, string>>;
   /** Per-model detail in this comment, or in one comment per model. */
   detail: "inline" | "overflow";
+  /** Where the reviewed code is on the web: each row's Where links to its lines. */
+  code?: CodeLinks;
   /** At most this many items per table or list. */
   rowLimit: number;
+  /**
+   * At most this many rows (agreed first, then single-model) carry their expandable details and
+   * hand-off, and the all-findings hand-off covers at most this many: what a long comment
+   * gives up before it gives up rows. Default: every row.
+   */
+  detailLimit?: number;
   /** The formatted `<!-- gadfly-meta -->` line, if any. */
   meta: string | null;
   /** False for a replayed run: its durations are not model time, so the footer shows none. */
   timed?: boolean;
 }
 
+/** A table's row with whether it carries its details (see `detailLimit`). */
+export interface TableRow extends FindingRow {
+  /** 1-based, across both tables: the details below a table are numbered the same. */
+  number: number;
+  details: boolean;
+}
+
 interface RowTable {
-  rows: FindingRow[];
+  rows: TableRow[];
+  /** Rows below the table that carry details; empty when none does. */
+  detailed: TableRow[];
+  /** Some row's Models cell carries a cross-examination mark: the legend is shown. */
+  challenged: boolean;
   count: number;
   omitted: number;
 }
@@ -51,6 +72,9 @@ export interface ConsensusView extends CoverageView, HeldBackView {
   findingCount: number;
   multiModelCount: number;
   multiModel: RowTable;
+  /** One prompt for a coding agent covering the open (undismissed) agreed findings; null if none. */
+  handoff: string | null;
+  handoffCount: number;
   singleModel: RowTable;
   /** Clusters refuted by a majority of their challengers: in neither table, listed apart. */
   disputed: RowTable;
@@ -75,16 +99,34 @@ interface OverflowLink {
 export function consensusView(consensus: Consensus, options: ConsensusViewOptions): ConsensusView {
   const { rowLimit } = options;
   const urls = options.findingUrls ?? {};
-  const rows = (place: (cluster: Cluster) => boolean): RowTable => {
-    const clusters = consensus.clusters.filter(place);
+  let detailsLeft = options.detailLimit ?? Number.POSITIVE_INFINITY;
+  let number = 0;
+  const row = (cluster: Cluster, details = false): FindingRow =>
+    findingRow(cluster, consensus.modelCount, urls, options.code, details);
+  const rows = (place: (cluster: Cluster) => boolean, detailed = true): RowTable => {
+    const clusters = rankedForReading(consensus.clusters.filter(place));
+    const shown = clusters.slice(0, rowLimit).map((cluster): TableRow => {
+      const details = detailed && detailsLeft > 0;
+      if (details) detailsLeft -= 1;
+      number += 1;
+      return { ...row(cluster, details), number, details };
+    });
     return {
-      rows: clusters.slice(0, rowLimit).map((c) => findingRow(c, consensus.modelCount, urls)),
+      rows: shown,
+      detailed: shown.filter((entry) => entry.details),
+      challenged: shown.some((entry) => entry.modelsCell !== entry.agreement),
       count: clusters.length,
       omitted: Math.max(0, clusters.length - rowLimit),
     };
   };
   // A confirmation on cross-examination is agreement; a disputed cluster is in neither table.
-  const multiModel = rows((c) => c.disputed !== true && agreementOf(c) >= 2);
+  const agreed = (c: Cluster): boolean => c.disputed !== true && agreementOf(c) >= 2;
+  const open = rankedForReading(
+    consensus.clusters.filter((c) => agreed(c) && c.dismissed === undefined),
+  );
+  const handedOff = open.slice(0, Math.min(rowLimit, options.detailLimit ?? open.length));
+  const multiModel = rows(agreed);
+  const singleModel = rows((c) => c.disputed !== true && agreementOf(c) < 2);
   const modelUrls = options.modelCommentUrls ?? {};
   const lensOptions = options.lenses === undefined ? {} : { lenses: options.lenses };
   return {
@@ -111,8 +153,16 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     findingCount: consensus.clusters.length,
     multiModelCount: multiModel.count,
     multiModel,
-    singleModel: rows((c) => c.disputed !== true && agreementOf(c) < 2),
-    disputed: rows((c) => c.disputed === true),
+    handoff:
+      handedOff.length === 0
+        ? null
+        : allFindingsHandoff(
+            handedOff.map((cluster) => handoffFinding(cluster, consensus.modelCount)),
+            { headSha: options.code?.headSha ?? null },
+          ),
+    handoffCount: handedOff.length,
+    singleModel,
+    disputed: rows((c) => c.disputed === true, false),
     heldBackByDismissals: consensus.heldBackByDismissals ?? 0,
     ...coverageView(consensus, rowLimit),
     ...heldBackView(consensus, rowLimit),
@@ -146,4 +196,20 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     overflowOmitted:
       options.detail === "overflow" ? Math.max(0, consensus.models.length - rowLimit) : 0,
   };
+}
+
+/**
+ * The order people scan in: severity first, then agreement, then the consensus's own rank, so a
+ * high finding two models agree on is never below a low one all of them flagged.
+ */
+export function rankedForReading(clusters: readonly Cluster[]): Cluster[] {
+  return clusters
+    .map((cluster, index) => ({ cluster, index }))
+    .sort(
+      (a, b) =>
+        SEVERITY_RANK[b.cluster.severity] - SEVERITY_RANK[a.cluster.severity] ||
+        agreementOf(b.cluster) - agreementOf(a.cluster) ||
+        a.index - b.index,
+    )
+    .map((entry) => entry.cluster);
 }

@@ -68,3 +68,8 @@ export const SEVERITY_EMOJI: Record<Severity, string> = {
   low: "🟡",
   nit: "⚪",
 };
+
+/** `🔴 high`: the emoji with its word (FORMATS.md), wherever a finding's severity is shown. */
+export function severityLabel(severity: Severity): string {
+  return `${SEVERITY_EMOJI[severity]} ${severity}`;
+}

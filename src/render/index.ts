@@ -6,7 +6,7 @@ export {
   type DashboardSortKey,
 } from "./dashboard-view.js";
 export { escapeInline } from "./escape/markdown-line.js";
-export { challengeNote } from "./finding-row.js";
+export { type CodeLinks, challengeNote, codeUrl } from "./finding-row.js";
 export { formatLocation, shortSha } from "./format.js";
 export { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 export {

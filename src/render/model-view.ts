@@ -3,6 +3,7 @@ import type { ModelSummary } from "../consensus/index.js";
 import { MAX_FINDINGS_PER_LENS, removeFindingsBlocks } from "../findings/index.js";
 import { type LensMetadata, lensMetadata } from "./lens-metadata.js";
 import { modelCommentMarker } from "./markers.js";
+import { tidyModelText } from "./tidy-model-text.js";
 
 /** A lens's text as shown: possibly cut, with how much was cut. */
 export interface LensCut {
@@ -112,9 +113,10 @@ function outcomeLabel(lens: LensReport): string {
 }
 
 /**
- * A lens's text as the PR shows it: the model's prose and VERDICT line, without
- * the `gadfly-findings` JSON (its findings are already in the tables and inline).
+ * A lens's text as the PR shows it: the model's prose without the `gadfly-findings` JSON (its
+ * findings are already in the tables and inline), without its `VERDICT:` lines (the lens's
+ * summary line says the verdict) and with no heading as large as the comment's title.
  */
 export function publishedLensText(lens: LensReport): string {
-  return removeFindingsBlocks(lens.text);
+  return tidyModelText(removeFindingsBlocks(lens.text), { dropVerdicts: true });
 }

@@ -1,5 +1,6 @@
 import type Handlebars from "handlebars";
 import { fenceCode, fenceDiff } from "./escape/code-fence.js";
+import { fencedBlock } from "./escape/fence.js";
 import { safeUrl } from "./escape/links.js";
 import { escapeCodeSpan, escapeHtml } from "./escape/literal.js";
 import { escapeMarkdownBlock } from "./escape/markdown-block.js";
@@ -16,6 +17,9 @@ import { formatCount, formatLocation } from "./format.js";
  * - `{{where file line endLine}}` / `{{whereCell …}}` `` `file:12-14` ``
  * - `{{html text [max]}}` text inside raw HTML such as `<summary>`
  * - `{{block text}}` multi-line markdown (lens text); `{{listItem text}}` the same as a `- ` item
+ * - `{{whereLink file line endLine url}}` `{{where}}` as a link to `url` (the code at the head
+ *   SHA) when it is http(s); `cell=true` in a table
+ * - `{{fence text}}` multi-line text verbatim in a code fence nothing inside can close
  * - `{{link url label}}` ` · [label](url)` or nothing when the URL is not http(s)
  * - `{{plural count "finding"}}` `1 finding`, `2 findings`; `{{count n}}` `12,345`
  * - `{{suggestionBlock lines}}` a ```suggestion block holding checked lines exactly, its fence
@@ -42,6 +46,18 @@ export function registerHelpers(handlebars: typeof Handlebars): void {
       tableCell: true,
     }),
   );
+  handlebars.registerHelper(
+    "whereLink",
+    (file: unknown, line: unknown, endLine: unknown, url: unknown, options: unknown) => {
+      const tableCell = (options as { hash?: { cell?: unknown } }).hash?.cell === true;
+      const where = escapeCodeSpan(formatLocation(String(file), Number(line), Number(endLine)), {
+        tableCell,
+      });
+      const safe = typeof url === "string" ? safeUrl(url) : null;
+      return safe === null ? where : `[${where}](${safe})`;
+    },
+  );
+  handlebars.registerHelper("fence", (text: unknown) => fencedBlock(String(text ?? "")));
   handlebars.registerHelper("html", (text: unknown, ...rest: unknown[]) =>
     escapeHtml(String(text ?? ""), maxLength(rest).maxLength),
   );

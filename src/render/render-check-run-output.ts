@@ -36,6 +36,8 @@ export function renderCheckRunOutput(
         ...(options.findingUrls === undefined ? {} : { findingUrls: options.findingUrls }),
         detail: "overflow",
         rowLimit,
+        // The check's summary is the table at a glance; the details and hand-offs are on the PR.
+        detailLimit: 0,
         meta: null,
       }),
     );

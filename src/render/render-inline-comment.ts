@@ -22,7 +22,7 @@ export function renderInlineComment(
   suggestion?: SuggestionOutcome,
 ): string {
   const engine = options.engine ?? defaultTemplateEngine();
-  const row = findingRow(cluster, cluster.models.length);
+  const row = findingRow(cluster, cluster.models.length, {}, undefined, true);
   return engine.render("inline-comment", {
     ...row,
     body: truncateText(cluster.representative.body.trim(), BODY_LENGTH).text,

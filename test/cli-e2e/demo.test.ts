@@ -221,6 +221,15 @@ describe("gadfly review --demo", () => {
     expect(markdown.startsWith("<!-- gadfly-consensus -->\n")).toBe(true);
     expect(markdown).toContain("consensus across 4 models");
     expect(markdown).toContain("Final answer recovered from an earlier turn");
+    // The layout people scan: severity words, numbered rows with details, fix hand-offs.
+    expect(markdown).toMatch(/^\| (🔴 high|🟠 medium|🟡 low|⚪ nit) \| \*\*1\.\*\* /m);
+    expect(markdown).toContain(
+      "<details><summary>🤖 Fix hand-off: a prompt for a coding agent</summary>",
+    );
+    expect(markdown).toMatch(
+      /<details><summary>🤖 Fix hand-off: one prompt for a coding agent covering the \d+ open agreed findings?<\/summary>/,
+    );
+    expect(markdown).toContain("How to check it:");
   });
 
   it("exits 1 with --fail-on high when a high finding exists, 0 when none does", async () => {

@@ -18,11 +18,11 @@ describe("formatText", () => {
     );
     expect(text).toContain("  1. HIGH   SQL built from user input [2/2]\n");
     expect(text).toContain("     src/db.ts:12-14 · security · a/model, b/model\n");
-    // The body's first three non-blank lines, then an ellipsis for the rest.
+    // The whole explanation (main.ts wraps it to the terminal), never cut.
     expect(text).toContain(
-      "     The query concatenates `name`.\n     An attacker controls it.\n     Use a parameter.\n     …\n",
+      "     The query concatenates `name`.\n     An attacker controls it.\n     Use a parameter.\n",
     );
-    expect(text).not.toContain("See the docs.");
+    expect(text).toContain("See the docs.");
     const single = text.indexOf("Single-model findings (lower confidence)");
     expect(single).toBeGreaterThan(text.indexOf("1. HIGH"));
     expect(single).toBeLessThan(text.indexOf("2. MEDIUM Off by one in the loop [1/2]"));
@@ -53,6 +53,16 @@ describe("formatText", () => {
     expect(coloured).not.toContain("\x1b[2J");
     expect(coloured).not.toContain("\x1b]0;");
     expect(coloured.replace(OUR_COLOURS, "")).toBe(plain);
+  });
+
+  it("keeps a long explanation line whole: not cut at 160 characters", () => {
+    const consensus = sampleConsensus();
+    const [first] = consensus.clusters;
+    if (first === undefined) throw new Error("fixture");
+    const long = `Begin ${"word ".repeat(80)}end.`;
+    first.representative = { ...first.representative, body: long };
+    const text = formatText(consensus, { color: false, notReviewed: [] });
+    expect(text).toContain(long);
   });
 
   it("shows as many body lines as asked", () => {

@@ -41,7 +41,7 @@ beforeEach(async () => {
 });
 afterEach(() => temporary.remove());
 
-async function publish(pr: PullRequestSnapshot, consensus: Consensus) {
+async function publish(pr: PullRequestSnapshot, consensus: Consensus, webUrl?: string) {
   const { round } = await store.startRound({
     repo,
     installationId: 1,
@@ -65,6 +65,7 @@ async function publish(pr: PullRequestSnapshot, consensus: Consensus) {
       render: {},
       checkRunId: check.id,
       publish: { inline: "all", minSeverity: "nit", maxInline: 30 },
+      ...(webUrl === undefined ? {} : { webUrl }),
     },
     { store, botLogin: "gadfly[bot]", log },
   );
@@ -96,5 +97,32 @@ describe("publishRoundResults, threads follow the code", () => {
     expect(warnings).toEqual([]);
     expect(github.validationErrors).toEqual([]);
     expect(github.graphqlErrors).toEqual([]);
+  });
+
+  it("links each consensus row to its code at the head SHA and to the inline comment posted after it", async () => {
+    const pr = github.addPullRequest({ files: [{ path: "agent/finalize.go", head: lines(300) }] });
+    await publish(pr, referenceConsensus(), "https://github.com");
+    const consensus = github
+      .comments(pr)
+      .find((comment) => comment.body.startsWith("<!-- gadfly-consensus -->"));
+    const inline = github
+      .reviewThreads(pr)
+      .map((thread) => thread.comments[0])
+      .find((comment) => comment?.body.includes("fp-leading-marker"));
+    if (consensus === undefined || inline === undefined) throw new Error("not published");
+    // The review is posted after the consensus comment (its body links there): the comment was
+    // edited afterwards to link this round's inline comment.
+    const row = consensus.body.split("\n").find((line) => line.includes("Leading-marker")) ?? "";
+    expect(row).toContain(
+      `[inline comment](https://github.com/steve/mort/pull/${pr.number}#discussion_r${inline.id})`,
+    );
+    expect(row).toContain(
+      `(https://github.com/steve/mort/blob/${pr.headSha}/agent/finalize.go#L130-L131)`,
+    );
+    // A finding that could not go inline links to no comment.
+    const unplaced =
+      consensus.body.split("\n").find((line) => line.includes("Duplicate test fixture")) ?? "";
+    expect(unplaced).not.toContain("inline comment");
+    expect(github.validationErrors).toEqual([]);
   });
 });

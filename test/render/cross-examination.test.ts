@@ -49,8 +49,10 @@ describe("cross-examination in the consensus comment", () => {
   it("counts a confirmation as agreement and moves a disputed cluster out of both tables", () => {
     const { body } = renderConsensusComment(crossExaminedConsensus());
     expect(body).toContain("· 6 findings (4 with multi-model agreement, 1 disputed)");
+    expect(body).toContain("| `agent/finalize.go:139-141` | 2/4 ✓ | error-handling |");
+    // Who confirmed it is in the row's details.
     expect(body).toContain(
-      "| `agent/finalize.go:139-141` | 2/4 · confirmed by claude-code/opus on challenge | error-handling |",
+      "`agent/finalize.go:139-141` · error-handling · 2/4 agree: kimi-k2.6:cloud · confirmed by claude-code/opus on challenge",
     );
     expect(body).toContain("<details><summary>1 single-model finding (lower confidence)</summary>");
     expect(body).toContain(
@@ -115,8 +117,9 @@ describe("cross-examination in the consensus comment", () => {
     );
     const { body } = renderConsensusComment(consensus);
     const row = body.split("\n").find((line) => line.includes("summaryCloserRe regex")) ?? "";
-    expect(row).toContain("2/4 · confirmed by evil\\|@\u200Deveryone &lt;!-- gadfly-consensus");
+    expect(row).toContain("| 2/4 ✓ |");
     expect(row.split(/(?<!\\)\|/)).toHaveLength(7);
+    expect(body).toContain("· confirmed by evil|@\u200Deveryone &lt;!-- gadfly-consensus");
     expect(occurrences(body, "<!-- gadfly-consensus -->")).toBe(1);
     const confirmed = consensus.clusters.find((c) => c.fingerprint === "fp-closer-regex");
     if (confirmed === undefined) throw new Error("fixture");

@@ -21,7 +21,8 @@ describe("published lens text", () => {
   it("shows the prose and the verdict but not the findings JSON", () => {
     const { body } = renderConsensusComment(consensusWithBlocks(), { lenses: LENS_TITLES });
     expect(body).toContain("I read the file.");
-    expect(body).toContain("VERDICT: Minor issues");
+    // The lens's verdict is in its summary line; its own VERDICT line is not repeated.
+    expect(body).not.toContain("VERDICT: Minor issues");
     expect(body).not.toContain("gadfly-findings");
     const model = consensusWithBlocks().models[0];
     if (model === undefined) throw new Error("no model");

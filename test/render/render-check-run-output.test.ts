@@ -12,7 +12,7 @@ describe("renderCheckRunOutput", () => {
     expect(output.summary).toContain(
       "**Verdict: Minor issues** · 6 findings (2 with multi-model agreement)",
     );
-    expect(output.summary).toContain("| ⚪ | Empty isWeakFinal case");
+    expect(output.summary).toContain("| ⚪ nit | Empty isWeakFinal case");
     expect(output.summary).not.toContain("gadfly-consensus");
     expect(output.text).toContain(
       "- **kimi-k2.6:cloud** (ollama-cloud) — Minor issues\n  - 🔒 Security — No material issues found",

@@ -31,7 +31,7 @@ describe("renderConsensusComment", () => {
       "<details><summary>4 single-model findings (lower confidence)</summary>",
     );
     expect(body).toContain(
-      "| 🟠 | summaryCloserRe regex can false-positive on prose where [.] is not end-of-sentence | `agent/finalize.go:139-141` | kimi-k2.6:cloud | error-handling |",
+      "| 🟠 medium | **3.** summaryCloserRe regex can false-positive on prose where [.] is not end-of-sentence | `agent/finalize.go:139-141` | kimi-k2.6:cloud | error-handling |",
     );
     expect(body).toContain(
       "<details><summary><b>kimi-k2.6:cloud</b> (ollama-cloud) — Minor issues</summary>",
@@ -74,7 +74,7 @@ describe("renderConsensusComment", () => {
     const row = body.split("\n").find((line) => line.includes("octocat")) ?? "";
     expect(row.match(/(^|[^\\])\|/g)).toHaveLength(6);
     expect(row).toBe(
-      `| 🟡 | a \\| b &lt;/details>&lt;!-- gadfly-status-board --> \`x\\|y\` @${ZWJ}octocat \\\` evil | \`agent/finalize.go:130-131\` | 3/4 | maintainability |`,
+      `| 🟡 low | **1.** a \\| b &lt;/details>&lt;!-- gadfly-status-board --> \`x\\|y\` @${ZWJ}octocat \\\` evil | \`agent/finalize.go:130-131\` | 3/4 | maintainability |`,
     );
   });
 

@@ -19,7 +19,22 @@ describe("renderInlineComment", () => {
     expect(lines[0]).toBe(`🟡 **${leading.representative.title}**`);
     expect(lines[1]).toBe("_maintainability · flagged by 3 models_");
     expect(lines[2]).toBe(`- ${leading.representative.body}`);
-    expect(lines.slice(3)).toEqual([
+    expect(lines.slice(3, 6)).toEqual([
+      "",
+      "<details><summary>🤖 Fix hand-off: a prompt for a coding agent</summary>",
+      "",
+    ]);
+    expect(lines.slice(6, 9)).toEqual([
+      "```text",
+      "Fix one code-review finding (from Gadfly, an advisory multi-model review).",
+      "",
+    ]);
+    expect(lines).toContain("File: agent/finalize.go");
+    expect(lines).toContain("Lines: 130-131");
+    expect(lines.slice(-7)).toEqual([
+      "```",
+      "",
+      "</details>",
       "",
       "<sub>🪰 Gadfly · advisory</sub>",
       "<!-- gadfly-finding:fp-leading-marker -->",
@@ -42,8 +57,9 @@ describe("renderInlineComment", () => {
       representative: { ...leading.representative, body },
     });
     expect(rendered).toContain("- Intro @\u200Doctocat\n\n  ```go\n  x := 1\n");
-    expect(rendered).toContain("…\n  ```\n\n<sub>🪰 Gadfly · advisory</sub>");
-    expect(rendered.length).toBeLessThan(2_500);
+    expect(rendered).toContain("…\n  ```\n\n<details><summary>🤖 Fix hand-off");
+    // The body cut to 1,500 characters, the hand-off's explanation too.
+    expect(rendered.length).toBeLessThan(5_500);
   });
 
   it("escapes a hostile title onto one line", () => {

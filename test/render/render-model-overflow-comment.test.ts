@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelSummary } from "../../src/consensus/consensus.js";
 import { escapeMarkdownBlock } from "../../src/render/escape/markdown-block.js";
 import { modelCommentMarker } from "../../src/render/markers.js";
+import { publishedLensText } from "../../src/render/model-view.js";
 import { renderModelOverflowComment } from "../../src/render/render-model-overflow-comment.js";
 import { LENS_TITLES } from "./helpers/lens-titles.js";
 import { pageLensReport, referenceConsensus } from "./reference-page.js";
@@ -21,7 +22,13 @@ describe("renderModelOverflowComment", () => {
         `${comment.marker}\n## 🪰 Gadfly review — \`claude-code/opus\` (claude-code) — Minor issues\n`,
       ),
     ).toBe(true);
-    for (const lens of opus().lenses) expect(comment.body).toContain(lens.text.split("\n")[0]);
+    // Each lens as published: no VERDICT line, no heading as large as the title.
+    for (const lens of opus().lenses) {
+      expect(comment.body).toContain(escapeMarkdownBlock(publishedLensText(lens)).split("\n")[0]);
+    }
+    expect(comment.body).toContain("\n**Security review**\n");
+    // Only the comment's own title is a heading that large.
+    expect(comment.body.match(/^#{1,3} /gm)).toHaveLength(1);
     expect(comment.body).not.toContain("truncated");
   });
 
@@ -40,7 +47,9 @@ describe("renderModelOverflowComment", () => {
       /Start\.\nlong line[\s\S]*_… truncated \([\d,]+ characters omitted\)_/,
     );
     // The short lenses were left whole.
-    for (const lens of rest) expect(comment.body).toContain(escapeMarkdownBlock(lens.text));
+    for (const lens of rest) {
+      expect(comment.body).toContain(escapeMarkdownBlock(publishedLensText(lens)));
+    }
   });
 
   it("shows fewer lenses, counting the rest, when not even their headings fit", () => {

@@ -4,6 +4,7 @@ import type { ReviewChangeResult } from "../../run/index.js";
 import type { PreviousRound } from "../../run/store/index.js";
 import { checkSuggestions } from "../../suggestions/index.js";
 import { applyFeedback } from "../apply-feedback.js";
+import { githubWebUrl } from "../consensus-links.js";
 import type { GitHubClient } from "../github-client.js";
 import { publishRoundResults } from "../publish-round-results.js";
 import type { RoundDependencies } from "../round-dependencies.js";
@@ -99,6 +100,7 @@ async function publish(run: RoundRun, review: ReviewChangeResult, previous: Prev
       publish: prepared.plan.publish,
       wait: { signal: run.lease.signal, clock: deps.clock },
       suggestions,
+      webUrl: githubWebUrl(deps.env),
       ...(previous?.artifacts.consensusCommentId === undefined
         ? {}
         : { knownConsensusId: previous.artifacts.consensusCommentId }),

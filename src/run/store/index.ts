@@ -10,6 +10,7 @@ export type {
   DueRound,
   FeedbackInput,
   FeedbackKind,
+  PostedInline,
   PreviousRound,
   RecentRoundsQuery,
   RepoDismissal,
