@@ -91,6 +91,8 @@ function carriedCluster(
     ...(detail.confirmedBy === undefined || detail.confirmedBy.length === 0
       ? {}
       : { confirmedBy: [...detail.confirmedBy] }),
+    // Carried as it was published: a weak merge stays one model's finding.
+    ...(detail.unsure === true ? { unsure: true as const } : {}),
     carried: {
       since: detail.since ?? previousRound,
       ...(at.recheck === undefined ? {} : { recheck: at.recheck }),

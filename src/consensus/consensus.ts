@@ -33,6 +33,11 @@ export interface PreviousFindingDetail {
   models: string[];
   /** Models that confirmed it on cross-examination. */
   confirmedBy?: string[];
+  /**
+   * Its models were linked on weak evidence and cross-examination did not settle it
+   * (`Cluster.unsure`): it counts as one model's finding, here and in the scoreboard.
+   */
+  unsure?: true;
   lens: string;
   confidence: Confidence;
   /** The representative's text, bounded when saved. */

@@ -51,9 +51,26 @@ function spendOf(summary: EvalSummary, scope: ScopeSummary): SpendFigures | null
   return scope.kind === "model" ? (summary.spend.models[scope.name] ?? null) : null;
 }
 
+/**
+ * A category is the dataset's text: control characters and runs of space become one space and
+ * it is cut to MAX_CATEGORY_CHARS, so a hostile one cannot break a row or flood the table.
+ */
+export const MAX_CATEGORY_CHARS = 40;
+
+function categoryName(name: string): string {
+  const flat = name.replace(/[\p{Cc}\p{Cf}\p{Z}\s]+/gu, " ").trim();
+  return flat.length > MAX_CATEGORY_CHARS ? `${flat.slice(0, MAX_CATEGORY_CHARS - 1)}…` : flat;
+}
+
+function scopeName(scope: ScopeSummary): string {
+  if (scope.kind === "model" || scope.kind === "lens") return `${scope.kind} ${scope.name}`;
+  // Per category: the consensus against that category's gold comments.
+  if (scope.kind === "category") return `consensus · ${categoryName(scope.name)}`;
+  return scope.kind;
+}
+
 function row(scope: ScopeSummary, spend: SpendFigures | null): string[] {
-  const name =
-    scope.kind === "model" || scope.kind === "lens" ? `${scope.kind} ${scope.name}` : scope.kind;
+  const name = scopeName(scope);
   return [
     name,
     String(scope.found),

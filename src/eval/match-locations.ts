@@ -37,6 +37,23 @@ export function matchLocations(
   gold: readonly GoldComment[],
   window: number,
 ): LocationMatch {
+  const taken = matchedGold(found, gold, window);
+  return {
+    matched: taken.filter((holder) => holder !== -1).length,
+    found: found.length,
+    gold: gold.length,
+  };
+}
+
+/**
+ * The matching itself: for each gold comment, the index of the finding paired with it, or -1.
+ * Findings are tried in their order, so among equally large matchings the result is fixed.
+ */
+export function matchedGold(
+  found: readonly Located[],
+  gold: readonly GoldComment[],
+  window: number,
+): number[] {
   const candidates = found.map((finding) =>
     gold.flatMap((comment, index) => (matchesLocation(finding, comment, window) ? [index] : [])),
   );
@@ -53,9 +70,8 @@ export function matchLocations(
     }
     return false;
   };
-  let matched = 0;
   for (let finding = 0; finding < found.length; finding++) {
-    if (augment(finding, new Array<boolean>(gold.length).fill(false))) matched++;
+    augment(finding, new Array<boolean>(gold.length).fill(false));
   }
-  return { matched, found: found.length, gold: gold.length };
+  return goldTakenBy;
 }

@@ -81,7 +81,7 @@ export const EntryResultLine = z.strictObject({
   gold: Count,
   scores: z.array(
     z.strictObject({
-      kind: z.enum(["model", "lens", "consensus", "inline"]),
+      kind: z.enum(["model", "lens", "consensus", "inline", "category"]),
       name: z.string(),
       matched: Count,
       found: Count,

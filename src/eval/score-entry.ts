@@ -3,13 +3,17 @@ import type { LensReport } from "../agent/index.js";
 import type { Cluster, Consensus } from "../consensus/index.js";
 import type { GoldComment } from "./eval-entry.js";
 import { type Located, matchLocations } from "./match-locations.js";
+import { scoreCategories } from "./score-categories.js";
 
-/** What is scored: one model's findings, one lens's (every model), the consensus, the inline set. */
-export type ScopeKind = "model" | "lens" | "consensus" | "inline";
+/**
+ * What is scored: one model's findings, one lens's (every model), the consensus, the inline
+ * set, and the consensus against one gold category's comments (score-categories.ts).
+ */
+export type ScopeKind = "model" | "lens" | "consensus" | "inline" | "category";
 
 export interface ScopeScore {
   kind: ScopeKind;
-  /** The model or lens id; "all" for the consensus and the inline set. */
+  /** The model or lens id; "all" for the consensus and the inline set; a category's name. */
   name: string;
   matched: number;
   found: number;
@@ -102,6 +106,9 @@ export function scoreEntry(input: ScoreEntryInput): EntryResult {
       ),
       score("consensus", "all", input.consensus.clusters.map(location)),
       score("inline", "all", input.inline.map(location)),
+      ...scoreCategories(input.consensus.clusters.map(location), gold, window).map(
+        ({ category, ...counts }): ScopeScore => ({ kind: "category", name: category, ...counts }),
+      ),
     ],
     failedLenses,
     spend: spendOf(input.consensus.usage),

@@ -1,3 +1,4 @@
+import { UNCATEGORIZED } from "./score-categories.js";
 import type { EntryResult, ScopeKind, SpendFigures } from "./score-entry.js";
 
 export interface ScopeSummary {
@@ -80,11 +81,19 @@ export function summarizeResults(
       .filter((result) => result.status === "failed")
       .map((result) => ({ id: result.id, error: result.error ?? "failed" })),
     gold: reviewed.reduce((sum, result) => sum + result.gold, 0),
-    scopes: [...scopes.values()].map(withRates),
+    scopes: withoutLoneCategory([...scopes.values()]).map(withRates),
     failedLenses,
     spend: { total, models },
     stopped,
   };
+}
+
+/** A dataset whose gold comments name no category has nothing to show per category. */
+function withoutLoneCategory(scopes: ScopeSummary[]): ScopeSummary[] {
+  const categories = scopes.filter((scope) => scope.kind === "category");
+  return categories.every((scope) => scope.name === UNCATEGORIZED)
+    ? scopes.filter((scope) => scope.kind !== "category")
+    : scopes;
 }
 
 function withRates(scope: ScopeSummary): ScopeSummary {

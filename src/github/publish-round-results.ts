@@ -19,6 +19,7 @@ import {
 } from "./publish-inline-review.js";
 import { resolveFixedThreads } from "./resolve-fixed-threads.js";
 import type { RoundDependencies } from "./round-dependencies.js";
+import { savedFinding } from "./saved-finding.js";
 
 /** The steps a round records in the store (`RunStore.markPublishStep`), in order. */
 type PublishStep = "consensus" | "review" | "inline" | "check";
@@ -322,27 +323,6 @@ async function followFixedThreads(publishing: Publishing): Promise<StopReason | 
   }
   await deps.store.saveFingerprints(round.id, consensus.clusters.map(savedFinding));
   return null;
-}
-
-/** What a later incremental round needs to carry a finding nobody reports again. */
-function savedFinding(cluster: Consensus["clusters"][number]) {
-  return {
-    fingerprint: cluster.fingerprint,
-    title: cluster.representative.title,
-    file: cluster.representative.file,
-    line: cluster.representative.line,
-    severity: cluster.severity,
-    detail: {
-      endLine: cluster.representative.endLine,
-      models: cluster.models,
-      ...(cluster.confirmedBy === undefined ? {} : { confirmedBy: cluster.confirmedBy }),
-      lens: cluster.representative.lens,
-      confidence: cluster.representative.confidence,
-      body: cluster.representative.body,
-      ...(cluster.carried === undefined ? {} : { since: cluster.carried.since }),
-      ...(cluster.context === undefined ? {} : { context: cluster.context }),
-    },
-  };
 }
 
 /** Completing the check is an edit: done again on resume, never a second check. */

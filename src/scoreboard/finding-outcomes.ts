@@ -28,8 +28,10 @@ export function findingKey(repository: string, pullNumber: number, fingerprint: 
 }
 
 /**
- * Folds the window's rounds into one outcome per finding. Agreed: two or more models reported
- * it. Confirmed: a challenger said so; refuted: a majority of the challengers that answered
+ * Folds the window's rounds into one outcome per finding. Agreed, as the published consensus
+ * counts agreement (agreementOf): two or more models reported it in a cluster the clusterer was
+ * sure of (an `unsure` one counts one model), or another model confirmed it; not when refuted.
+ * Confirmed: a challenger said so; refuted: a majority of the challengers that answered
  * said it is wrong (unsure counts neither way), each challenger's last answer counting, as the
  * consensus counts them. Fixed: a completed round of the pull request, later than the last
  * round that published it, no longer has it (the rounds' comparison called it fixed).
@@ -46,7 +48,10 @@ export function findingOutcomes(
     const pull = `${round.repo.owner}/${round.repo.repo}#${round.pullNumber}`;
     lastCompleted.set(pull, Math.max(lastCompleted.get(pull) ?? 0, round.number));
   }
-  const outcomes = new Map<string, FindingOutcome & { lastRound: number; pull: string }>();
+  const outcomes = new Map<
+    string,
+    FindingOutcome & { lastRound: number; pull: string; reportedTogether: boolean }
+  >();
   for (const { roundId, finding } of rows.findings) {
     const round = rounds.get(roundId);
     if (round === undefined) continue;
@@ -56,7 +61,12 @@ export function findingOutcomes(
       ...emptyOutcome(key),
       lastRound: 0,
       pull: `${repository}#${round.pullNumber}`,
+      reportedTogether: false,
     };
+    // Two models in one cluster are agreement only when the clusterer was sure of the merge
+    // (an unsure cluster nobody confirmed counts one model, as agreementOf counts it).
+    const models = finding.detail?.models ?? [];
+    if (models.length >= 2 && finding.detail?.unsure !== true) outcome.reportedTogether = true;
     for (const model of finding.detail?.models ?? []) {
       if (!outcome.models.includes(model)) outcome.models.push(model);
     }
@@ -68,7 +78,6 @@ export function findingOutcomes(
   }
   const votes = challengeVotes(rows, rounds);
   for (const outcome of outcomes.values()) {
-    outcome.agreed = outcome.models.length >= 2;
     outcome.fixed = (lastCompleted.get(outcome.pull) ?? 0) > outcome.lastRound;
     // A reporting model's vote is not a challenge (the consensus ignores it too).
     const answers = [...(votes.get(outcome.key) ?? new Map()).entries()]
@@ -77,10 +86,13 @@ export function findingOutcomes(
     outcome.challenged = answers.length > 0;
     outcome.confirmed = answers.includes("confirm");
     outcome.refuted = answers.filter((verdict) => verdict === "refute").length * 2 > answers.length;
+    // As the published consensus counts it: two models in a sure cluster, or a confirmation,
+    // and never a refuted finding (a disputed cluster is not among the agreed).
+    outcome.agreed = (outcome.reportedTogether || outcome.confirmed) && !outcome.refuted;
   }
   applyFeedback(outcomes, feedback);
   return [...outcomes.values()].map(
-    ({ lastRound: _lastRound, pull: _pull, ...outcome }) => outcome,
+    ({ lastRound: _lastRound, pull: _pull, reportedTogether: _together, ...outcome }) => outcome,
   );
 }
 

@@ -16,7 +16,10 @@ export interface ScoreLine {
   reported: number;
   /** Distinct published findings (one per pull request and fingerprint, whatever the rounds). */
   findings: number;
-  /** Of them, in a cluster two or more models reported. */
+  /**
+   * Of them, agreed as the published consensus counts it (agreementOf): two or more models in a
+   * cluster the clusterer was sure of, or a confirmation; never a refuted one.
+   */
   agreed: number;
   agreementRate: number | null;
   /** Of them, put to cross-examination by another model, and how that ended. */

@@ -96,7 +96,7 @@ describe("gadfly stats", () => {
     expect(row("alpha")).toEqual([
       "alpha",
       "4",
-      "25%",
+      "50%",
       "1/1",
       "0",
       "50%",

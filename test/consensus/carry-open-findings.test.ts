@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { agreementOf } from "../../src/consensus/apply-challenges.js";
 import { buildConsensus } from "../../src/consensus/build-consensus.js";
 import { clusterFindings } from "../../src/consensus/cluster-findings.js";
 import { compareRounds } from "../../src/consensus/compare-rounds.js";
@@ -77,6 +78,23 @@ describe("carrying open findings into an incremental round", () => {
       carry: [{ fingerprint: token.fingerprint, line: 10, endLine: 12, recheck: "confirmed" }],
     });
     expect(compared.clusters[0]?.carried).toEqual({ since: 2, recheck: "confirmed" });
+  });
+
+  it("carries a weak merge nobody confirmed as one model's finding, not as agreement", () => {
+    const weak: PreviousFinding = {
+      ...token,
+      detail: { ...detail, confirmedBy: [], unsure: true },
+    };
+    const compared = compareRounds({
+      round: 3,
+      previousHeadSha: "abc1234",
+      previous: [weak],
+      clusters: [],
+      carry: [{ fingerprint: token.fingerprint, line: 10, endLine: 12 }],
+    });
+    const [carried] = compared.clusters;
+    expect(carried?.unsure).toBe(true);
+    expect(carried === undefined ? null : agreementOf(carried)).toBe(1);
   });
 
   it("does not carry a finding saved without detail, nor one this round reported again", () => {

@@ -9,6 +9,7 @@ import {
   precision,
   recall,
 } from "./corpus/pairwise-agreement.js";
+import { publishedGroups } from "./corpus/published-groups.js";
 
 const MINIMUM = 0.95;
 
@@ -24,6 +25,11 @@ describe("clusterFindings on the labelled corpus", () => {
       counts: pairwiseAgreement(scenario.findings, clusters),
       // What is counted as agreement before cross-examination: unsure clusters split.
       agreed: pairwiseAgreement(scenario.findings, agreedGroups(clusters)),
+      // The rows as published after cross-examination settles unsure clusters: challengers
+      // answering the prompt truthfully (every corpus finding is real, so all confirm), and
+      // challengers that confirm only the defect they reported themselves.
+      publishedTruth: pairwiseAgreement(scenario.findings, publishedGroups(clusters, "truth")),
+      publishedSame: pairwiseAgreement(scenario.findings, publishedGroups(clusters, "same-defect")),
     };
   });
   const sum = (counts: readonly PairCounts[]): PairCounts =>
@@ -35,12 +41,27 @@ describe("clusterFindings on the labelled corpus", () => {
       }),
       { truePositives: 0, falsePositives: 0, falseNegatives: 0 },
     );
-  const part = (heldOut: boolean) => rows.filter((row) => row.scenario.heldOut === heldOut);
+  type Part = "tuning" | "held-out" | "second held-out";
+  const partOf = (scenario: (typeof corpus)[number]): Part =>
+    scenario.secondHeldOut === true ? "second held-out" : scenario.heldOut ? "held-out" : "tuning";
+  // part(false): tuning; part(true): the first held-out part; the second is reported apart.
+  const part = (heldOut: boolean | "second") =>
+    rows.filter(
+      (row) =>
+        partOf(row.scenario) ===
+        (heldOut === "second" ? "second held-out" : heldOut ? "held-out" : "tuning"),
+    );
   const figures = (label: string, selected: typeof rows) => {
     const counts = sum(selected.map((row) => row.counts));
     const agreed = sum(selected.map((row) => row.agreed));
+    const truth = sum(selected.map((row) => row.publishedTruth));
+    const same = sum(selected.map((row) => row.publishedSame));
     return {
       label,
+      publishedTruthPrecision: Number(precision(truth).toFixed(3)),
+      publishedTruthFalse: truth.falsePositives,
+      publishedSamePrecision: Number(precision(same).toFixed(3)),
+      publishedSameRecall: Number(recall(same).toFixed(3)),
       agreementPrecision: Number(precision(agreed).toFixed(3)),
       agreementRecall: Number(recall(agreed).toFixed(3)),
       agreementFalseMerges: agreed.falsePositives,
@@ -53,8 +74,8 @@ describe("clusterFindings on the labelled corpus", () => {
     };
   };
   const categories = [...new Set(corpus.map((scenario) => scenario.category))];
-  const summary = [false, true].flatMap((heldOut) => {
-    const name = heldOut ? "held-out" : "tuning";
+  const summary = ([false, true, "second"] as const).flatMap((heldOut) => {
+    const name = heldOut === "second" ? "second held-out" : heldOut ? "held-out" : "tuning";
     return [
       figures(name, part(heldOut)),
       ...categories.map((category) =>
@@ -90,7 +111,7 @@ describe("clusterFindings on the labelled corpus", () => {
         .filter((row) => row.scenarios > 0)
         .map(
           (row) =>
-            `clustering corpus ${row.label}: rows precision ${row.precision.toFixed(3)} recall ${row.recall.toFixed(3)} (${row.falsePositives} false merges, ${row.falseNegatives} missed); agreement precision ${row.agreementPrecision.toFixed(3)} recall ${row.agreementRecall.toFixed(3)} (${row.agreementFalseMerges} false) — ${row.scenarios} scenarios, ${row.findings} findings, ${row.pairs} pairs`,
+            `clustering corpus ${row.label}: rows precision ${row.precision.toFixed(3)} recall ${row.recall.toFixed(3)} (${row.falsePositives} false merges, ${row.falseNegatives} missed); agreement precision ${row.agreementPrecision.toFixed(3)} recall ${row.agreementRecall.toFixed(3)} (${row.agreementFalseMerges} false); published, challengers confirming every real problem: precision ${row.publishedTruthPrecision.toFixed(3)} (${row.publishedTruthFalse} false), confirming only their own defect: precision ${row.publishedSamePrecision.toFixed(3)} recall ${row.publishedSameRecall.toFixed(3)} — ${row.scenarios} scenarios, ${row.findings} findings, ${row.pairs} pairs`,
         )
         .join("\n"),
     );
@@ -113,6 +134,30 @@ describe("clusterFindings on the labelled corpus", () => {
     // merges, every one in an unsure cluster, so none counted as agreement). The bar here is
     // what was measured, so a regression still fails; the target stays 0.95.
     expect(precision(counts)).toBeGreaterThanOrEqual(0.875);
+  });
+
+  it("on the second held-out part (written after the first was measured, never tuned on): 0.95 each", () => {
+    const second = part("second");
+    expect(second.length).toBeGreaterThanOrEqual(2);
+    const counts = sum(second.map((row) => row.counts));
+    // Measured once, as written: rows precision 1.000 recall 1.000, agreement precision 1.000.
+    expect(precision(counts)).toBeGreaterThanOrEqual(MINIMUM);
+    expect(recall(counts)).toBeGreaterThanOrEqual(MINIMUM);
+    expect(precision(sum(second.map((row) => row.agreed)))).toBe(1);
+  });
+
+  it("as published after cross-examination: what the challengers' answers make of unsure rows", () => {
+    const held = part(true);
+    // Challengers that confirm only the defect they reported split every false merge.
+    expect(precision(sum(held.map((row) => row.publishedSame)))).toBe(1);
+    expect(recall(sum(held.map((row) => row.publishedSame)))).toBeGreaterThanOrEqual(0.95);
+    // Not met: challengers answering the prompt truthfully confirm both real problems of a
+    // weak merge, so it settles into one agreed row: 0.875 on the first held-out part when
+    // measured (its 3 false merges published as agreement). The bar is what was measured.
+    expect(precision(sum(held.map((row) => row.publishedTruth)))).toBeGreaterThanOrEqual(0.875);
+    expect(precision(sum(part(false).map((row) => row.publishedTruth)))).toBeGreaterThanOrEqual(
+      0.986,
+    );
   });
 
   it("keeps identical titles in different files apart", () => {

@@ -118,7 +118,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the dashboard in a headless Chromium", (
       [
         "alpha",
         "4",
-        "25%",
+        "50%",
         "1 of 1",
         "0",
         "50%",

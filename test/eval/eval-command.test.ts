@@ -205,6 +205,34 @@ function expectHandCount(report: { scopes: Scope[]; gold: number; reviewed: numb
   expect(scope(report, "model", "beta")?.recall).toBeCloseTo(0.6);
 }
 
+/**
+ * Per gold category, the consensus (its 6 rows as above; one matching: PR 1's row {14, 11} on
+ * 10-12 and 25 on 25, PR 2's auth 8 on auth 8). A category's found leaves out the hits on
+ * another category's comments. native.json: PR 1 Code Defect 10-12, Security 25, an
+ * uncategorized base-side comment; PR 2's two comments uncategorized.
+ * Code Defect 1 of 1, found 3 - 1 = 2; Security 1 of 1, found 2; uncategorized: PR 1 0 of 1,
+ * found 3 - 2 = 1, PR 2 1 of 2, found 3: 1 of 3, found 4.
+ */
+const NATIVE_CATEGORIES = {
+  "Code Defect": [1, 2, 1],
+  "Security Vulnerability": [1, 2, 1],
+  uncategorized: [1, 4, 3],
+};
+/**
+ * aacr.json: PR 1 Code Defect 10-12 and base-side 5, Security 25; PR 2 Security auth 8, Code
+ * Defect auth 20. Code Defect: PR 1 1 of 2, found 3 - 1 = 2; PR 2 0 of 1, found 3 - 1 = 2:
+ * 1 of 3, found 4. Security: PR 1 1 of 1, found 2; PR 2 1 of 1, found 3: 2 of 2, found 5.
+ */
+const AACR_CATEGORIES = { "Code Defect": [1, 4, 3], "Security Vulnerability": [2, 5, 2] };
+
+function categoryCounts(report: { scopes: Scope[] }) {
+  return Object.fromEntries(
+    report.scopes
+      .filter((s) => s.kind === "category")
+      .map((s) => [s.name, [s.matched, s.found, s.gold]]),
+  );
+}
+
 describe("gadfly eval", () => {
   it("scores the native dataset against the fake models as hand-counted, and records them", async () => {
     const record = join(sandbox.root, "recorded");
@@ -220,6 +248,7 @@ describe("gadfly eval", () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expectHandCount(report);
+    expect(categoryCounts(report)).toEqual(NATIVE_CATEGORIES);
     expect(report.spend.total.inputTokens).toBeGreaterThan(0);
     expect(report.spend.total.costUsd).toBeGreaterThan(0);
     // The committed recordings the other tests replay are these: GADFLY_EVAL_RERECORD=1 renews them.
@@ -240,6 +269,7 @@ describe("gadfly eval", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     expectHandCount(JSON.parse(run.stdout));
+    expect(categoryCounts(JSON.parse(run.stdout))).toEqual(AACR_CATEGORIES);
     expect(ollama.callCount("alpha") + ollama.callCount("beta")).toBe(calls);
   });
 
@@ -263,6 +293,10 @@ describe("gadfly eval", () => {
     expect(text.stdout).toContain("no model time (replayed)");
     const markdown = await evalRun([...replay, "--format", "markdown"]);
     expect(markdown.stdout).toContain("| consensus | 6 | 3 | 5 | 0.500 | 0.600 | 0.545 |");
+    expect(markdown.stdout).toContain(
+      "| consensus · uncategorized | 4 | 1 | 3 | 0.250 | 0.333 | 0.286 |",
+    );
+    expect(text.stdout).toMatch(/^consensus · Code Defect +2 +1 +1 +0\.500 +1\.000 +0\.667$/m);
   });
 
   it("--window 0 keeps only findings inside the gold range", async () => {

@@ -160,7 +160,7 @@ function findingDetailFromJson(text: string): PreviousFindingDetail | undefined 
   }
   if (typeof value !== "object" || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const { endLine, models, confirmedBy, lens, confidence, body, since, context } = record;
+  const { endLine, models, confirmedBy, unsure, lens, confidence, body, since, context } = record;
   if (typeof endLine !== "number" || !Number.isInteger(endLine) || endLine < 1) return undefined;
   if (!isStringList(models) || models.length === 0) return undefined;
   if (typeof lens !== "string" || typeof body !== "string") return undefined;
@@ -173,6 +173,7 @@ function findingDetailFromJson(text: string): PreviousFindingDetail | undefined 
     body,
   };
   if (isStringList(confirmedBy)) detail.confirmedBy = confirmedBy;
+  if (unsure === true) detail.unsure = true;
   if (typeof since === "number" && Number.isInteger(since) && since > 0) detail.since = since;
   if (typeof context === "string" && /^[0-9a-f]{64}$/.test(context)) detail.context = context;
   return detail;

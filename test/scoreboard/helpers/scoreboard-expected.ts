@@ -14,8 +14,9 @@ export const EXPECTED_MODELS: Record<string, Partial<ScoreLine>> = {
     medianDurationMs: 12_000,
     reported: 5,
     findings: 4,
-    agreed: 1,
-    agreementRate: 0.25,
+    // fp-sql (with beta) and fp-null (beta confirmed it): agreement as the consensus counts it.
+    agreed: 2,
+    agreementRate: 0.5,
     challenged: 1,
     confirmed: 1,
     refuted: 0,

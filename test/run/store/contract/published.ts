@@ -116,6 +116,7 @@ export function runStoreContractPublished(backend: RunStoreBackend): void {
           endLine: 14,
           models: ["glm", "opus"],
           confirmedBy: ["gpt"],
+          unsure: true,
           lens: "security",
           confidence: "high",
           body: `${"x".repeat(MAX_DETAIL_BODY_CHARS)}tail`,

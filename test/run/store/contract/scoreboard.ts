@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { savedFinding } from "../../../../src/github/saved-finding.js";
 import { readScoreboard } from "../../../../src/scoreboard/index.js";
 import { FakeClock } from "../../../helpers/fake-clock.js";
 import {
@@ -12,6 +13,8 @@ import {
   SEEDED_PRICES,
   seedScoreboardStore,
 } from "../../../scoreboard/helpers/seed-scoreboard-store.js";
+import { agreedByModel, settledClusters } from "../../../scoreboard/helpers/settled-clusters.js";
+import { endRound } from "../helpers/claim-round.js";
 import type { RunStoreBackend } from "../helpers/run-store-backend.js";
 import { useRunStoreFixture } from "../helpers/use-run-store-fixture.js";
 
@@ -54,6 +57,48 @@ export function runStoreContractScoreboard(backend: RunStoreBackend): void {
         expect.objectContaining({ model: "alpha", state: "running", findings: 0, inputTokens: 0 }),
       ]);
       expect(rows.findings.map((entry) => entry.finding.detail?.models)).toEqual([["alpha"]]);
+    });
+
+    it("counts a finding agreed exactly when the published consensus does: a weak merge nobody confirmed is one model's", async () => {
+      const clock = new FakeClock(1_700_000_000_000);
+      const store = await t.fixture.open(clock);
+      const { round } = await store.startRound({
+        repo: GIZMO,
+        installationId: 42,
+        pullNumber: 5,
+        headSha: "abc555",
+        trigger: { kind: "push", deliveryId: "delivery-agreement" },
+      });
+      const { clusters, answers } = settledClusters();
+      // What publishing saves, and the answers as cross-examination records them.
+      await store.saveFingerprints(round.id, clusters.map(savedFinding));
+      for (const { fingerprint, model, verdict, reason, checked } of answers) {
+        await store.saveChallenge(round.id, {
+          outcome: "answered",
+          fingerprint,
+          model,
+          verdict,
+          reason,
+          checked,
+          usage: { inputTokens: 10, outputTokens: 1 },
+          durationMs: 1,
+        });
+      }
+      await endRound(store, round.id, { state: "completed" });
+      const board = await readScoreboard(store, {
+        windowMs: DAY,
+        now: new Date(clock.now() + 1_000),
+        prices: SEEDED_PRICES,
+      });
+      const agreed = Object.fromEntries(board.models.map((line) => [line.id, line.agreed]));
+      expect(agreedByModel(clusters)).toEqual({ alpha: 1, beta: 2, gamma: 2 });
+      expect(agreed).toEqual(agreedByModel(clusters));
+      const stored = await store.scoreboardRows(new Date(clock.now() - DAY), GIZMO);
+      expect(
+        stored.findings
+          .filter((entry) => entry.finding.detail?.unsure === true)
+          .map((entry) => entry.finding.fingerprint),
+      ).toEqual(["fp-weak"]);
     });
   });
 }
