@@ -1,3 +1,4 @@
+import { fenceCode } from "./code-fence.js";
 import { breakCommentOpeners, neutralizeMentions, stripInvisibleCharacters } from "./text.js";
 
 /** Our own collapsing tags, broken by a zero-width joiner like `<!--`: see fencedBlock. */
@@ -16,7 +17,5 @@ export function fencedBlock(text: string, info = "text"): string {
   const content = neutralizeMentions(breakCommentOpeners(stripInvisibleCharacters(text)))
     .replace(OWN_TAGS, "<\u200D$1$2")
     .replace(/\n+$/, "");
-  const longestRun = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(Math.max(3, longestRun + 1));
-  return `${fence}${info}\n${content}\n${fence}`;
+  return fenceCode(content.split("\n"), info);
 }
