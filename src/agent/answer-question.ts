@@ -1,12 +1,10 @@
 import type { LanguageModel, Message, Usage } from "../llm/index.js";
-import { addUsage, raceAbort } from "../llm/index.js";
+import { addUsage } from "../llm/index.js";
 import { type Clock, startDeadline, systemClock } from "../time/index.js";
+import { askWithTools } from "./ask-with-tools.js";
 import { type ChallengedClaim, fencedClaim } from "./challenge-finding.js";
 import { fenceUntrusted } from "./fence-untrusted.js";
-import { finalOutput } from "./finalize.js";
 import { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
-import { repoTools } from "./repo-tools.js";
-import { runToolLoop } from "./run-tool-loop.js";
 import type { Workspace } from "./workspace.js";
 
 export interface QuestionOptions {
@@ -63,44 +61,23 @@ export async function answerQuestion(options: QuestionOptions): Promise<Question
       { role: "system", content: QUESTION_SYSTEM_PROMPT },
       { role: "user", content: questionPrompt(options.claim, options.question) },
     ];
-    const { model } = options;
-    let text: string;
-    if (model.kind === "agent") {
-      turns++;
-      const prompt = messages.map((message) => message.content).join("\n\n---\n\n");
-      const result = await raceAbort(
-        model.run({
-          prompt,
-          cwd: options.workspace.root,
-          sharedCopies: options.workspace.sharedCopies,
-          signal: deadline.signal,
-        }),
-        deadline.signal,
-      );
-      onUsage(result.usage);
-      text = finalOutput(result.text, result.transcript.slice(0, -1));
-    } else {
-      const loop = await runToolLoop({
-        model,
-        messages,
-        tools: repoTools(options.workspace),
+    const { text } = await askWithTools(
+      {
+        model: options.model,
+        workspace: options.workspace,
         maxTurns: options.maxTurns,
+        timeoutSeconds: options.timeoutSeconds,
         deadline,
         signal: options.signal,
         clock,
-        graceMs: Math.min(30_000, Math.max(5_000, options.timeoutSeconds * 100)),
-        describeBudget: (stop) =>
-          stop === "max-turns" ? `${options.maxTurns} turns` : `${options.timeoutSeconds} s`,
-        maxToolCallsPerTurn: 8,
-        toolOutputBudget: { remainingBytes: QUESTION_TOOL_OUTPUT_BYTES },
+        toolOutputBytes: QUESTION_TOOL_OUTPUT_BYTES,
         onTurn: () => {
           turns++;
         },
-        onTool: () => undefined,
         onUsage,
-      });
-      text = finalOutput(loop.terminal, loop.before);
-    }
+      },
+      messages,
+    );
     const answer = text.trim();
     if (answer === "") return ended("failed", "the model gave an empty answer");
     return { outcome: "answered", text: boundedAnswer(answer), turns, usage: { ...usage } };

@@ -12,11 +12,10 @@ import {
   wrapLanguageModel,
 } from "../llm/index.js";
 import { type Clock, type Deadline, startDeadline, systemClock } from "../time/index.js";
+import { askWithTools } from "./ask-with-tools.js";
 import { fenceUntrusted } from "./fence-untrusted.js";
 import { finalOutput } from "./finalize.js";
 import { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
-import { repoTools } from "./repo-tools.js";
-import { runToolLoop } from "./run-tool-loop.js";
 import type { Workspace } from "./workspace.js";
 
 /** Another model's finding, as it is put to a challenger (who reported it is not said). */
@@ -50,7 +49,6 @@ export type ChallengeOutcome =
 
 /** Tool output one challenge may take, in bytes: enough to read the place and its callers. */
 const CHALLENGE_TOOL_OUTPUT_BYTES = 96 * 1024;
-const MAX_TOOL_CALLS_PER_TURN = 8;
 
 export const CHALLENGE_SYSTEM_PROMPT = `You are one of several independent code reviewers. Another reviewer reported the finding below about a pull request. Your job is to test it against the code, not to agree: read the place it names (and whatever else you need) with your tools, then decide.
 
@@ -99,45 +97,24 @@ export async function challengeFinding(options: ChallengeOptions): Promise<Chall
   });
   try {
     const user = claimPrompt(options.claim);
-    const ask = async (messages: Message[]): Promise<{ text: string; messages: Message[] }> => {
-      const { model } = metered;
-      if (model.kind === "agent") {
-        turns++;
-        const prompt = messages.map((message) => message.content).join("\n\n---\n\n");
-        const result = await raceAbort(
-          model.run({
-            prompt,
-            cwd: options.workspace.root,
-            sharedCopies: options.workspace.sharedCopies,
-            signal: deadline.signal,
-          }),
-          deadline.signal,
-        );
-        onUsage(result.usage);
-        const text = finalOutput(result.text, result.transcript.slice(0, -1));
-        return { text, messages: [...messages, { role: "assistant", content: result.text }] };
-      }
-      const loop = await runToolLoop({
-        model,
-        messages,
-        tools: repoTools(options.workspace),
-        maxTurns: options.maxTurns,
-        deadline,
-        signal: options.signal,
-        clock,
-        graceMs: Math.min(30_000, Math.max(5_000, options.timeoutSeconds * 100)),
-        describeBudget: (stop) =>
-          stop === "max-turns" ? `${options.maxTurns} turns` : `${options.timeoutSeconds} s`,
-        maxToolCallsPerTurn: MAX_TOOL_CALLS_PER_TURN,
-        toolOutputBudget: { remainingBytes: CHALLENGE_TOOL_OUTPUT_BYTES },
-        onTurn: () => {
-          turns++;
+    const ask = (messages: Message[]) =>
+      askWithTools(
+        {
+          model: metered.model,
+          workspace: options.workspace,
+          maxTurns: options.maxTurns,
+          timeoutSeconds: options.timeoutSeconds,
+          deadline,
+          signal: options.signal,
+          clock,
+          toolOutputBytes: CHALLENGE_TOOL_OUTPUT_BYTES,
+          onTurn: () => {
+            turns++;
+          },
+          onUsage,
         },
-        onTool: () => undefined,
-        onUsage,
-      });
-      return { text: finalOutput(loop.terminal, loop.before), messages: loop.messages };
-    };
+        messages,
+      );
 
     const first = await ask([
       { role: "system", content: CHALLENGE_SYSTEM_PROMPT },
