@@ -9,6 +9,8 @@ export interface BudgetNote {
   crossExaminationSkipped?: boolean;
   /** The downshift a large change got: "large change (1,234 lines): security, correctness only". */
   downshift?: string;
+  /** The settings that downshifted it, as the board names them: "budget.downshift, filters.maxSize". */
+  downshiftBy?: string;
   /**
    * An incremental round's light step, in words: "small step (10 lines since abc1234): one model
    * per lens", or "nothing to review since abc1234: 3 open findings carried".

@@ -46,7 +46,8 @@ export function filterPullRequest(filters: RepoFilters, pull: FilteredPullReques
         ]
       : []),
   ];
-  if (over.length === 0) return { kind: "review" };
+  // A downshift is the plan's (resolveReviewPlan): the round runs, smaller, and its board says so.
+  if (over.length === 0 || size.over === "downshift") return { kind: "review" };
   return { kind: "split", reason: `the pull request is too large to review: ${over.join(", ")}` };
 }
 

@@ -95,10 +95,31 @@ export const RepoMaxSize = z
   .strictObject({
     files: z.number().int().min(1).optional(),
     changedLines: z.number().int().min(1).optional(),
+    /**
+     * What a pull request over the size gets: `split`, one comment asking to split it instead of
+     * a round; `downshift`, a round of only `lenses` and/or `models` (said on the board).
+     */
+    over: z.enum(["split", "downshift"]).default("split"),
+    lenses: z.array(RepoLensId).min(1).max(LIMITS.filterEntries).optional(),
+    models: z
+      .array(z.string().min(1).max(LIMITS.modelIdChars))
+      .min(1)
+      .max(LIMITS.filterEntries)
+      .optional(),
   })
   .refine((size) => size.files !== undefined || size.changedLines !== undefined, {
     message: "give files or changedLines (the size above which the cap applies)",
-  });
+  })
+  .refine(
+    (size) =>
+      size.over === "downshift"
+        ? size.lenses !== undefined || size.models !== undefined
+        : size.lenses === undefined && size.models === undefined,
+    {
+      message:
+        "with over: downshift give lenses or models (what the round still runs); without it, neither",
+    },
+  );
 export type RepoMaxSize = z.infer<typeof RepoMaxSize>;
 
 /**

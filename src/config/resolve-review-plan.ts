@@ -4,6 +4,7 @@ import type {
   AppConfig,
   BudgetConfig,
   CrossExaminationConfig,
+  DownshiftConfig,
   ModelConfig,
   ModelPrice,
   PublishPolicy,
@@ -41,6 +42,11 @@ export interface ReviewPlan {
   pricing?: PriceTable;
   /** The app's caps and downshift; absent (a plan built by hand) means none. */
   budget?: BudgetConfig;
+  /**
+   * The repository's own downshift (`filters.maxSize` with `over: downshift`): applied after the
+   * app's, so a repository can only make a large round smaller.
+   */
+  sizeDownshift?: DownshiftConfig | undefined;
 }
 
 /**
@@ -91,6 +97,23 @@ export function resolveReviewPlan(
       });
     }
   });
+  const size = repo.filters?.maxSize;
+  size?.models?.forEach((id, index) => {
+    if (!known.has(id)) {
+      issues.push({
+        path: `filters.maxSize.models[${index}]`,
+        message: `unknown model "${id}" (this app has: ${[...known.keys()].join(", ")})`,
+      });
+    }
+  });
+  size?.lenses?.forEach((id, index) => {
+    if (!available.has(id)) {
+      issues.push({
+        path: `filters.maxSize.lenses[${index}]`,
+        message: `unknown lens "${id}" (available: ${[...available].join(", ")})`,
+      });
+    }
+  });
   if (issues.length > 0) throw new ConfigError(source, issues);
   const distinctLenses = [...new Set(lenses)];
   const fallbackIds = new Set(models.flatMap((model) => model.fallbacks ?? []));
@@ -109,6 +132,19 @@ export function resolveReviewPlan(
     crossExamination: app.crossExamination,
     pricing: priceTable(app.models),
     budget: app.budget,
+    sizeDownshift: sizeDownshiftOf(repo),
+  };
+}
+
+/** `filters.maxSize` with `over: downshift`, as the plan's downshift reads it. */
+function sizeDownshiftOf(repo: RepoConfig): DownshiftConfig | undefined {
+  const size = repo.filters?.maxSize;
+  if (size === undefined || size.over !== "downshift") return undefined;
+  return {
+    ...(size.changedLines === undefined ? {} : { aboveChangedLines: size.changedLines }),
+    ...(size.files === undefined ? {} : { aboveFiles: size.files }),
+    ...(size.lenses === undefined ? {} : { lenses: size.lenses }),
+    ...(size.models === undefined ? {} : { models: size.models }),
   };
 }
 

@@ -66,6 +66,8 @@ export interface ConsensusView extends CoverageView, HeldBackView {
   budgetSkippedCrossExamination: boolean;
   /** The downshift a large change got, in words; null when the round ran its whole plan. */
   downshift: string | null;
+  /** The settings it came from (ours, trusted): `budget.downshift`, `filters.maxSize`. */
+  downshiftBy: string;
   /** An incremental round's light step (small, or nothing to review), in words; null otherwise. */
   step: string | null;
   verdict: string;
@@ -148,6 +150,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     budgetReached: consensus.budget?.reached ?? null,
     budgetSkippedCrossExamination: consensus.budget?.crossExaminationSkipped === true,
     downshift: consensus.budget?.downshift ?? null,
+    downshiftBy: consensus.budget?.downshiftBy ?? "budget.downshift",
     step: consensus.budget?.step ?? null,
     verdict: consensus.verdict,
     findingCount: consensus.clusters.length,

@@ -27,6 +27,8 @@ export interface StatusBoardView {
   budgetSkippedCrossExamination: boolean;
   /** The downshift a large change got, in words; null when the round ran its whole plan. */
   downshift: string | null;
+  /** The settings it came from (ours, trusted): `budget.downshift`, `filters.maxSize`. */
+  downshiftBy: string;
   /** An incremental round's light step (small, or nothing to review), in words; null otherwise. */
   step: string | null;
   updatedAt: string;
@@ -93,6 +95,7 @@ export function statusBoardView(
     budgetReached: status.budget?.reached ?? null,
     budgetSkippedCrossExamination: status.budget?.crossExaminationSkipped === true,
     downshift: status.budget?.downshift ?? null,
+    downshiftBy: status.budget?.downshiftBy ?? "budget.downshift",
     step: status.budget?.step ?? null,
     updatedAt: formatTimestamp(status.updatedAt),
     finishedCount: status.reviewers.filter(hasFinished).length,

@@ -1,21 +1,50 @@
-import type { ReviewPlan } from "../config/index.js";
+import type { DownshiftConfig, ReviewPlan } from "../config/index.js";
 import type { ChangeSet } from "./change-set.js";
 import { filesUnderReview } from "./files-under-review.js";
 
 const count = new Intl.NumberFormat("en-US");
 
+/** Where a downshift comes from, as the board names it. */
+export type DownshiftSource = "budget.downshift" | "filters.maxSize";
+
+export interface DownshiftedPlan {
+  plan: ReviewPlan;
+  /** In words for the board, the consensus and the check; null when the plan is unchanged. */
+  note: string | null;
+  /** The settings that narrowed the plan, in the order they applied. */
+  by: DownshiftSource[];
+}
+
 /**
- * The plan a change gets under the operator's `budget.downshift`: above its size (lines or files
- * of the change under review — an incremental round's step), only the configured lenses and
- * models of the plan run, and `note` says so in words for the board, the consensus and the
- * check. Below the size, or without a downshift, the plan is unchanged and `note` is null.
+ * The plan a change gets under the operator's `budget.downshift`, then under the repository's
+ * own (`filters.maxSize` with `over: downshift`), each applied when the change under review is
+ * over its size (lines or files — an incremental round's step): only the configured lenses and
+ * models run, and `note` says so. A repository's downshift can only narrow what the operator's
+ * left. Below every size, or without a downshift, the plan is unchanged and `note` is null.
  */
-export function downshiftPlan(
+export function downshiftPlan(plan: ReviewPlan, change: ChangeSet): DownshiftedPlan {
+  let current = plan;
+  const notes: string[] = [];
+  const by: DownshiftSource[] = [];
+  for (const [source, policy] of [
+    ["budget.downshift", plan.budget?.downshift],
+    ["filters.maxSize", plan.sizeDownshift],
+  ] as const) {
+    if (policy === undefined) continue;
+    const narrowed = narrowFor(current, policy, change);
+    if (narrowed === null) continue;
+    current = narrowed.plan;
+    notes.push(narrowed.note);
+    by.push(source);
+  }
+  return { plan: current, note: notes.length === 0 ? null : notes.join("; then "), by };
+}
+
+function narrowFor(
   plan: ReviewPlan,
+  policy: DownshiftConfig,
   change: ChangeSet,
-): { plan: ReviewPlan; note: string | null } {
-  const policy = plan.budget?.downshift;
-  if (policy === undefined) return { plan, note: null };
+): { plan: ReviewPlan; note: string } | null {
   const files = filesUnderReview(change);
   const lines = files.reduce((total, file) => total + file.additions + file.deletions, 0);
   const size = [
@@ -26,7 +55,7 @@ export function downshiftPlan(
       ? [`${count.format(files.length)} files`]
       : []),
   ];
-  if (size.length === 0) return { plan, note: null };
+  if (size.length === 0) return null;
   const lenses =
     policy.lenses === undefined
       ? plan.lenses

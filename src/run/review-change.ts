@@ -102,6 +102,7 @@ async function reviewChangeWith(
     ...request.subject,
     plan,
     downshift: downshift.note ?? undefined,
+    downshiftBy: downshift.by.length === 0 ? undefined : downshift.by.join(", "),
     step: roundStep(step, previous, change),
   };
   const reviewed = await reviewRound({ subject, change, runtime, journal });

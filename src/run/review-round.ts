@@ -198,7 +198,7 @@ function initialStatus(
   lensesOf: (model: string) => string[],
   clock: Clock,
 ): RoundStatus {
-  const { plan, step, downshift } = subject;
+  const { plan, step, downshift, downshiftBy } = subject;
   const status = initialRoundStatus(
     {
       headSha: change.headSha,
@@ -216,7 +216,9 @@ function initialStatus(
   return {
     ...status,
     budget: {
-      ...(downshift === undefined ? {} : { downshift }),
+      ...(downshift === undefined
+        ? {}
+        : { downshift, downshiftBy: downshiftBy ?? "budget.downshift" }),
       ...(step === undefined
         ? {}
         : { step: step.note, ...(step.empty ? { stepEmpty: true } : {}) }),

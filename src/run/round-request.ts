@@ -36,6 +36,8 @@ export interface RoundSubject {
   skip?: ReadonlyMap<string, string> | undefined;
   /** The downshift the plan was given for a large change, in words: shown on the board. */
   downshift?: string | undefined;
+  /** The settings the downshift came from, as the board names them. */
+  downshiftBy?: string | undefined;
   /**
    * An incremental round's light step (smallStepPlan): only the models `assignment` gives a lens
    * (lens → model ids) review it — none for an empty step — and `note` says so on the board.

@@ -188,4 +188,25 @@ describe("RepoConfig", () => {
       'lenses[1]: unknown lens "vibes" (available: security, correctness, maintainability, performance, error-handling)',
     ]);
   });
+
+  it("turns a size cap that downshifts into the plan's second downshift, naming unknown choices", () => {
+    const repo = RepoConfig.parse({
+      filters: {
+        maxSize: { changedLines: 800, over: "downshift", models: ["gpt"], lenses: ["security"] },
+      },
+    });
+    expect(resolveReviewPlan(app, repo).sizeDownshift).toEqual({
+      aboveChangedLines: 800,
+      models: ["gpt"],
+      lenses: ["security"],
+    });
+    expect(resolveReviewPlan(app, RepoConfig.parse({})).sizeDownshift).toBeUndefined();
+    const unknown = RepoConfig.parse({
+      filters: { maxSize: { files: 9, over: "downshift", models: ["gpt-9"], lenses: ["vibes"] } },
+    });
+    expect(issuesOf(() => resolveReviewPlan(app, unknown))).toEqual([
+      'filters.maxSize.models[0]: unknown model "gpt-9" (this app has: glm-5.2:cloud, claude-code/opus, gpt)',
+      'filters.maxSize.lenses[0]: unknown lens "vibes" (available: security, correctness, maintainability, performance, error-handling)',
+    ]);
+  });
 });

@@ -146,6 +146,13 @@ describe("filterPullRequest", () => {
     });
   });
 
+  it("reviews a pull request over maxSize when the cap downshifts it: the plan narrows, not the filter", () => {
+    const downshift = filtersOf(
+      "filters:\n  maxSize: { files: 50, over: downshift, lenses: [security] }\n",
+    );
+    expect(filterPullRequest(downshift, pull({ changedFiles: 500 })).kind).toBe("review");
+  });
+
   it("gives the first reason in a fixed order: author, labels, title, base, size", () => {
     const filters = filtersOf(
       "filters:\n  skipLabels: [skip]\n  skipBaseBranches: [old]\n  maxSize: { files: 1 }\n",
@@ -177,6 +184,15 @@ describe("the filters' config", () => {
     expect(badField("filters:\n  maxSize: {}\n")).toBe("filters.maxSize");
     expect(badField("filters:\n  maxSize: { files: 3, over: downshift }\n")).toBe(
       "filters.maxSize",
+    );
+    expect(badField("filters:\n  maxSize: { files: 3, lenses: [security] }\n")).toBe(
+      "filters.maxSize",
+    );
+    expect(
+      badField("filters:\n  maxSize: { files: 3, over: downshift, lenses: [security] }\n"),
+    ).toBeNull();
+    expect(badField("filters:\n  maxSize: { files: 3, over: shrink }\n")).toBe(
+      "filters.maxSize.over",
     );
     expect(badField("filters:\n  maxSize: { files: 0 }\n")).toBe("filters.maxSize.files");
     expect(badField(`filters:\n  skipLabels: [${Array(51).fill("x").join(", ")}]\n`)).toBe(

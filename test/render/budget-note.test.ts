@@ -74,6 +74,16 @@ describe("a round the budget cut short", () => {
     expect(renderStatusBoard(boardStatus({ downshift: DOWNSHIFT }))).toContain(line);
   });
 
+  it("names the repository's size cap when it is what downshifted the round", () => {
+    const by = "budget.downshift, filters.maxSize";
+    const line = `📉 Downshifted for a ${DOWNSHIFT} — \`${by}\`.`;
+    const consensus = budgetConsensus({ downshift: DOWNSHIFT, downshiftBy: by });
+    expect(renderConsensusComment(consensus).body).toContain(line);
+    expect(renderStatusBoard(boardStatus({ downshift: DOWNSHIFT, downshiftBy: by }))).toContain(
+      line,
+    );
+  });
+
   it("shows the cap on the board and each skipped lens under its model", () => {
     const board = renderStatusBoard(boardStatus({ reached: CAP }));
     expect(board).toContain(

@@ -54,9 +54,9 @@ describe("downshiftPlan", () => {
 
   it("keeps the plan at or below the size, and without a downshift", () => {
     const small = change([file("a.ts", 600), file("b.ts", 400)]);
-    expect(downshiftPlan(plan(policy), small)).toEqual({ plan: plan(policy), note: null });
+    expect(downshiftPlan(plan(policy), small)).toEqual({ plan: plan(policy), note: null, by: [] });
     const huge = change([file("a.ts", 5_000)]);
-    expect(downshiftPlan(plan(), huge)).toEqual({ plan: plan(), note: null });
+    expect(downshiftPlan(plan(), huge)).toEqual({ plan: plan(), note: null, by: [] });
   });
 
   it("above the lines, runs only the configured lenses, and says so", () => {
@@ -95,5 +95,29 @@ describe("downshiftPlan", () => {
     expect(result.note).toBe(
       "large change (2 files): no lens of this round is among the downshift's, so none runs",
     );
+  });
+
+  it("applies the repository's size downshift after the operator's: it can only narrow more", () => {
+    const repoOnly = { ...plan(), sizeDownshift: { aboveFiles: 2, models: ["small"] } };
+    const three = change([file("a.ts", 1), file("b.ts", 1), file("c.ts", 1)]);
+    const alone = downshiftPlan(repoOnly, three);
+    expect(alone.by).toEqual(["filters.maxSize"]);
+    expect(alone.plan.models.map((model) => model.id)).toEqual(["small"]);
+    expect(alone.plan.lenses).toEqual(plan().lenses);
+    expect(alone.note).toBe("large change (3 files): small only");
+
+    const both = { ...plan(policy), sizeDownshift: { aboveFiles: 1, models: ["small"] } };
+    const large = change([file("a.ts", 1_000), file("b.ts", 234)]);
+    const narrowed = downshiftPlan(both, large);
+    expect(narrowed.by).toEqual(["budget.downshift", "filters.maxSize"]);
+    expect(narrowed.plan.lenses).toEqual(["security", "correctness"]);
+    expect(narrowed.plan.models.map((model) => model.id)).toEqual(["small"]);
+    expect(narrowed.note).toBe(
+      "large change (1,234 lines): security, correctness only; then large change (2 files): small only",
+    );
+    // Under the repository's size, only the operator's applies.
+    expect(
+      downshiftPlan({ ...both, sizeDownshift: { aboveFiles: 5, models: ["small"] } }, large).by,
+    ).toEqual(["budget.downshift"]);
   });
 });
