@@ -2,12 +2,8 @@
 // The work queue and the run store have their own doors, run/queue/index.ts and run/store/index.ts,
 // so that the CLI, which needs only the round, does not load pg, pg-boss or better-sqlite3.
 
-export {
-  answerThreadRequest,
-  type RecheckSay,
-  type ThreadRequest,
-  type ThreadRequestResult,
-} from "./answer-thread-request.js";
+export type { RecheckSay, ThreadRequest, ThreadRequestResult } from "./answer-thread-request.js";
+export { answerThreadRequest } from "./answer-thread-request.js";
 export type { ChangeSet, FullReviewReason, ReviewScope } from "./change-set.js";
 export { CoalescedWriter } from "./coalesced-writer.js";
 export { codeContext } from "./code-context.js";

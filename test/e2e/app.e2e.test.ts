@@ -110,7 +110,11 @@ describe("the app, end to end against a fake GitHub and fake models", () => {
     expect(consensus[0]?.body).toContain(
       "**Verdict: Significant issues** · 2 findings (1 with multi-model agreement)",
     );
-    expect(consensus[0]?.body).toMatch(/🔴 \| .*SQL.* \| `src\/db.js:15` \| 3\/4 \| security \|/);
+    // The row: severity word, the numbered title linking its inline comment, the place linking
+    // the code at the head SHA, the agreement.
+    expect(consensus[0]?.body).toMatch(
+      /🔴 high \| \*\*1\.\*\* .*SQL.*#discussion_r\d+\) \| \[`src\/db.js:15`\]\([^)]*\/blob\/[0-9a-f]{40}\/src\/db\.js#L15\) \| 3\/4 \| security \|/,
+    );
 
     const reviews = github.reviews(pr);
     expect(reviews).toHaveLength(1);

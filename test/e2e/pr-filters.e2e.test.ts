@@ -19,6 +19,7 @@ import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 
 const OWNER = "octo-org";
 const REPO = "filtered";
+const DOWNSHIFTED = "downshifted";
 
 /**
  * The repository's `filters` at process level: a dependabot PR, a `WIP` title and an oversized
@@ -71,7 +72,7 @@ describe("pull request filters", { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    router = routeReviews(stack, { "[filters]": {} });
+    router = routeReviews(stack, { "[filters]": {}, "[downshifted]": {} });
     stack.github.addRepo({
       owner: OWNER,
       name: REPO,
@@ -82,6 +83,15 @@ describe("pull request filters", { timeout: 60_000 }, () => {
       },
     });
     stack.github.addCollaborator("maintainer", "write", { owner: OWNER, repo: REPO });
+    stack.github.addRepo({
+      owner: OWNER,
+      name: DOWNSHIFTED,
+      ownerType: "Organization",
+      files: {
+        ".github/gadfly.yml":
+          "models: [gpt-a, gpt-b]\nlenses: [security, correctness]\nfilters:\n  maxSize: { files: 3, over: downshift, lenses: [security] }\n",
+      },
+    });
     app = await startApp(stack);
   }, 60_000);
 
@@ -142,6 +152,33 @@ describe("pull request filters", { timeout: 60_000 }, () => {
     await askForReview(pr);
     await waitFor(() => reviewed(pr).length === 1, 30_000);
     expect(router.total("[filters]")).toBe(before + 1);
+    expect(stack.github.validationErrors).toEqual([]);
+  });
+
+  it("downshifts a PR over a maxSize that says `over: downshift`: a smaller round, said on the board", async () => {
+    const pr = stack.github.addPullRequest({
+      owner: OWNER,
+      repo: DOWNSHIFTED,
+      title: "Rewrite everything [downshifted]",
+      files: Array.from({ length: 4 }, (_, index) => ({
+        path: `src/f${index}.js`,
+        base: `export const a${index} = 1;\n`,
+        head: `export const a${index} = 2;\n`,
+      })),
+    });
+    await deliver(app.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
+    await waitFor(() => reviewed(pr).length === 1, 30_000);
+    // Only the size cap's lens ran, by both models; correctness was left out.
+    expect([...router.calls("[downshifted]").keys()].sort()).toEqual([
+      "gpt-a/security",
+      "gpt-b/security",
+    ]);
+    await waitFor(() => own(pr, MARKERS.consensus).length === 1, 10_000);
+    const consensus = own(pr, MARKERS.consensus)[0]?.body ?? "";
+    expect(consensus).toContain(
+      "📉 Downshifted for a large change (4 files): security only — `filters.maxSize`.",
+    );
+    expect(own(pr, MARKERS.splitRequest)).toEqual([]);
     expect(stack.github.validationErrors).toEqual([]);
   });
 });
