@@ -38,6 +38,8 @@ const BEFORE: Record<string, string> = {
   "adjacent-java-service": "6 f14377cb0cfacd116476bc8ec3afff90",
   "adjacent-lone-neighbours": "4 0a1b7ca39e718ad60c50dca1a1139a33",
   "same-vocabulary-python-session": "3 6df61f5e2291dbcfee7691d79e058948",
+  "second-held-out-go-retry": "3 d7086a649fedb1e9a0573f5c0722417b",
+  "second-held-out-python-upload": "3 51fca6286da20f2c26c09f713744db6d",
   "cross-lens-upload": "7 6d58e2fa9390e3918f5b8c71946f94fb",
   "cross-lens-worker": "7 94b29eb367dca7a9647cce1474542214",
   "held-out-deploy-cli": "6 ac78a8a9262c85fa7ac5146b753e03d4",
