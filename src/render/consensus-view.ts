@@ -31,6 +31,11 @@ export interface ConsensusViewOptions {
   meta: string | null;
   /** False for a replayed run: its durations are not model time, so the footer shows none. */
   timed?: boolean;
+  /**
+   * Rows already built for this consensus, by cluster and whether with details: a comment that
+   * searches for the most rows that fit builds each row once, not once per try.
+   */
+  rowCache?: Map<Cluster, { bare?: FindingRow; detailed?: FindingRow }>;
 }
 
 /** A table's row with whether it carries its details (see `detailLimit`). */
@@ -103,8 +108,14 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
   const urls = options.findingUrls ?? {};
   let detailsLeft = options.detailLimit ?? Number.POSITIVE_INFINITY;
   let number = 0;
-  const row = (cluster: Cluster, details = false): FindingRow =>
-    findingRow(cluster, consensus.modelCount, urls, options.code, details);
+  const row = (cluster: Cluster, details = false): FindingRow => {
+    const cached = options.rowCache?.get(cluster) ?? {};
+    const kind = details ? "detailed" : "bare";
+    const built =
+      cached[kind] ?? findingRow(cluster, consensus.modelCount, urls, options.code, details);
+    if (options.rowCache !== undefined) options.rowCache.set(cluster, { ...cached, [kind]: built });
+    return built;
+  };
   const rows = (place: (cluster: Cluster) => boolean, detailed = true): RowTable => {
     const clusters = rankedForReading(consensus.clusters.filter(place));
     const shown = clusters.slice(0, rowLimit).map((cluster): TableRow => {

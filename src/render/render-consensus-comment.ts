@@ -70,6 +70,8 @@ export function renderConsensusComment(
     consensus.models.length,
     consensus.comparison?.fixed.length ?? 0,
   );
+  // Every try of the search below renders the same rows: each is built once.
+  const rowCache: NonNullable<Parameters<typeof consensusView>[1]["rowCache"]> = new Map();
   const render = (
     detail: "inline" | "overflow",
     rowLimit: number,
@@ -90,6 +92,7 @@ export function renderConsensusComment(
           rowLimit,
           detailLimit,
           meta,
+          rowCache,
         }),
       ),
       MARKERS.consensus,

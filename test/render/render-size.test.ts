@@ -20,7 +20,11 @@ function expectIntact(body: string, marker: string, footer: RegExp): void {
 }
 
 describe("every body fits GitHub's limit, markers and footers intact", () => {
-  it("for random large consensuses, under GitHub's limit or a smaller one", () => {
+  // Twelve consensuses of up to thousands of findings, each searched for the most rows that fit:
+  // seconds of work on a loaded machine, so its own time-out, not a bound on speed.
+  it("for random large consensuses, under GitHub's limit or a smaller one", {
+    timeout: 90_000,
+  }, () => {
     const maxLength = fc.option(fc.integer({ min: 3_000, max: GITHUB_BODY_LIMIT }), {
       nil: undefined,
     });
