@@ -117,7 +117,10 @@ export function createEvalJudge(options: {
         const key = judgeKey(modelId, gold, finding);
         if (index >= MAX_JUDGED_PAIRS_PER_ENTRY) {
           figures.failed++;
-          problem(`more than ${MAX_JUDGED_PAIRS_PER_ENTRY} pairs in one entry: the rest not judged`);
+          if (index === MAX_JUDGED_PAIRS_PER_ENTRY)
+            problem(
+              `more than ${MAX_JUDGED_PAIRS_PER_ENTRY} pairs in one entry: the rest were not judged (no match)`,
+            );
           continue;
         }
         figures.pairs++;
