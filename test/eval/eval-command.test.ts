@@ -525,7 +525,7 @@ describe("gadfly eval", () => {
       );
     }
     expect(openai.requests.length - before).toBe(4);
-  });
+  }, 120_000);
 
   it("--judge refuses a model the config does not have", async () => {
     const run = await evalRun(
