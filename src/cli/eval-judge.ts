@@ -134,7 +134,9 @@ export function createEvalJudge(options: {
           } catch (error) {
             if (signal.aborted) throw error;
             figures.failed++;
-            problem(`${gold.path}:${gold.fromLine}: the judge's call failed: ${publicFailureReason(error)}`);
+            problem(
+              `${gold.path}:${gold.fromLine}: the judge's call failed: ${publicFailureReason(error)}`,
+            );
             continue;
           }
         } else {
@@ -147,7 +149,9 @@ export function createEvalJudge(options: {
           figures.different++;
         } else {
           figures.unreadable++;
-          problem(`${gold.path}:${gold.fromLine}: ${verdict.problem ?? "unreadable answer"} (no match)`);
+          problem(
+            `${gold.path}:${gold.fromLine}: ${verdict.problem ?? "unreadable answer"} (no match)`,
+          );
         }
       }
       return {

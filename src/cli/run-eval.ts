@@ -15,11 +15,11 @@ import { redactSecrets } from "../llm/index.js";
 import { collectSecrets } from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
 import type { EvalCommandOptions } from "./cli-command.js";
+import { createEvalJudge } from "./eval-judge.js";
 import type { CliIo } from "./main.js";
 import { parseChoices } from "./parse-choices.js";
 import { requireKeys } from "./require-keys.js";
 import { resolveCliConfigPath } from "./resolve-cli-config-path.js";
-import { createEvalJudge } from "./eval-judge.js";
 import { reviewEvalEntry } from "./review-eval-entry.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 

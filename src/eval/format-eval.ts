@@ -138,7 +138,10 @@ function judgeLines(summary: EvalSummary): string[] {
 
 /** Problems hold provider and model text: one line, no control characters. */
 function terminalLine(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\s]+/gu, " ").trim().slice(0, 200);
+  return text
+    .replace(/[\p{Cc}\p{Cf}\s]+/gu, " ")
+    .trim()
+    .slice(0, 200);
 }
 
 function rate(value: number | null): string {

@@ -24,7 +24,8 @@ Answer with exactly one fenced block whose info string is \`${JUDGE_FENCE_INFO}\
 
 /** The user turn: the gold comment and the finding, each fenced as untrusted (both are data). */
 export function judgePrompt(gold: GoldComment, finding: JudgedFinding): string {
-  const lines = gold.fromLine === gold.toLine ? `${gold.fromLine}` : `${gold.fromLine}-${gold.toLine}`;
+  const lines =
+    gold.fromLine === gold.toLine ? `${gold.fromLine}` : `${gold.fromLine}-${gold.toLine}`;
   const defuse = (text: string) => text.replace(new RegExp(JUDGE_FENCE_INFO, "gi"), "gadfly_judge");
   const goldText = defuse(`Place: ${gold.path}:${lines}\n\n${gold.body ?? ""}`);
   const findingText = defuse(

@@ -1,8 +1,13 @@
 import { JUDGE_FENCE_INFO } from "./judge-prompt.js";
 
-export type JudgeAnswer = { ok: true; same: boolean; reason: string } | { ok: false; problem: string };
+export type JudgeAnswer =
+  | { ok: true; same: boolean; reason: string }
+  | { ok: false; problem: string };
 
-const BLOCK_RE = new RegExp(`(^|\\n)\`{3,}${JUDGE_FENCE_INFO}[ \\t]*\\n([\\s\\S]*?)\\n\`{3,}[ \\t]*(?=\\n|$)`, "g");
+const BLOCK_RE = new RegExp(
+  `(^|\\n)\`{3,}${JUDGE_FENCE_INFO}[ \\t]*\\n([\\s\\S]*?)\\n\`{3,}[ \\t]*(?=\\n|$)`,
+  "g",
+);
 /** More than this in the block is not an answer. */
 const MAX_BLOCK_CHARS = 4_096;
 const MAX_REASON_CHARS = 300;
@@ -17,7 +22,10 @@ export function parseJudgeAnswer(text: string): JudgeAnswer {
   const block = blocks.at(-1);
   if (block === undefined) return { ok: false, problem: `no ${JUDGE_FENCE_INFO} block` };
   if (block.length > MAX_BLOCK_CHARS)
-    return { ok: false, problem: `the ${JUDGE_FENCE_INFO} block is over ${MAX_BLOCK_CHARS} characters` };
+    return {
+      ok: false,
+      problem: `the ${JUDGE_FENCE_INFO} block is over ${MAX_BLOCK_CHARS} characters`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(block);

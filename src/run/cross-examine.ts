@@ -87,9 +87,7 @@ export function planChallenges(
           fingerprint: claim.fingerprint,
           challenger,
           claim: challenged,
-          ...(own === undefined
-            ? {}
-            : { own: challengedClaim(own.finding, own.finding.severity) }),
+          ...(own === undefined ? {} : { own: challengedClaim(own.finding, own.finding.severity) }),
         };
       });
   });

@@ -196,7 +196,9 @@ describe("the same-defect question (a claim merged with the challenger's own on 
   it("puts both claims, each fenced as untrusted, under the same-defect system prompt", async () => {
     const model = scriptedChatModel([
       answer(
-        challengeBlock('{"verdict": "unsure", "reason": "a different defect", "checked": "src/db.js:9"}'),
+        challengeBlock(
+          '{"verdict": "unsure", "reason": "a different defect", "checked": "src/db.js:9"}',
+        ),
       ),
     ]);
     const outcome = await challengeFinding({ ...(await options(model)), own });

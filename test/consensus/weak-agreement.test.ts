@@ -157,7 +157,9 @@ describe("an unsure cluster", () => {
   it("asks a member whether the other's claim is its own defect; another model only whether it exists", () => {
     const planned = planChallenges([unsure], MODELS, { minSeverity: "low", maxChallenges: 5 });
     expect(
-      planned.map((entry) => `${entry.claim.title} → ${entry.challenger}: ${entry.own?.title ?? "-"}`).sort(),
+      planned
+        .map((entry) => `${entry.claim.title} → ${entry.challenger}: ${entry.own?.title ?? "-"}`)
+        .sort(),
     ).toEqual([
       "Alpha beta gamma → glm: -",
       "Alpha beta gamma → kimi: Alpha beta",

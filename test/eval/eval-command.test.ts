@@ -141,11 +141,10 @@ beforeAll(async () => {
   judgeConfigPath = join(sandbox.root, "judge.config.yml");
   await writeFile(
     judgeConfigPath,
-    config(ollama.url)
-      .replace(
-        "models:\n",
-        `  - { name: cloud, type: openai, baseURL: "${openai.url}/v1", apiKeyEnv: JUDGE_KEY }\nmodels:\n  - { id: judge-1, provider: cloud, price: { input: 1, output: 2 } }\n`,
-      ),
+    config(ollama.url).replace(
+      "models:\n",
+      `  - { name: cloud, type: openai, baseURL: "${openai.url}/v1", apiKeyEnv: JUDGE_KEY }\nmodels:\n  - { id: judge-1, provider: cloud, price: { input: 1, output: 2 } }\n`,
+    ),
   );
 });
 
@@ -529,7 +528,14 @@ describe("gadfly eval", () => {
 
   it("--judge refuses a model the config does not have", async () => {
     const run = await evalRun(
-      ["--dataset", join(FIXTURES, "native.json"), "--replay", join(FIXTURES, "recordings"), "--judge", "nope"],
+      [
+        "--dataset",
+        join(FIXTURES, "native.json"),
+        "--replay",
+        join(FIXTURES, "recordings"),
+        "--judge",
+        "nope",
+      ],
       judgeConfigPath,
     );
     expect(run.code).toBe(2);

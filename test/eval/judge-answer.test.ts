@@ -40,7 +40,7 @@ describe("parseJudgeAnswer", () => {
       block("{same: true}"),
       block('[{"same": true}]'),
       block("null"),
-      "```json\n{\"same\": true}\n```",
+      '```json\n{"same": true}\n```',
       block(`{"same": true, "reason": "${"x".repeat(5000)}"}`),
     ];
     for (const text of garbage) expect(parseJudgeAnswer(text).ok, text.slice(0, 40)).toBe(false);

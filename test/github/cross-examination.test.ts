@@ -1,5 +1,6 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OWN_FINDING_LABEL } from "../../src/agent/challenge-finding.js";
 import { type LensDefinition, loadLenses } from "../../src/agent/load-lenses.js";
 import { lensesFor, planReview } from "../../src/config/plan-review.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
@@ -10,7 +11,6 @@ import type { LensFinding } from "../../src/findings/schema.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { runPullRequestRound } from "../../src/github/round/run-pull-request-round.js";
 import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
-import { OWN_FINDING_LABEL } from "../../src/agent/challenge-finding.js";
 import { CROSS_EXAMINATION_LENS } from "../../src/run/cross-examination-phase.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";

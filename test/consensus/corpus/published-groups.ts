@@ -29,8 +29,11 @@ export function publishedGroups(
     if (cluster.unsure !== true) continue;
     const claims = claimsOf(cluster);
     const labelOf = (fingerprint: string) =>
-      (claims.find((claim) => claim.fingerprint === fingerprint)?.finding as LabelledFinding)
-        .cluster;
+      (
+        claims.find((claim) => claim.fingerprint === fingerprint)?.finding as
+          | LabelledFinding
+          | undefined
+      )?.cluster;
     const planned = planChallenges([cluster], models, { minSeverity: "nit", maxChallenges: 99 });
     for (const { fingerprint, challenger, own } of planned) {
       const ownClaim = claims.find(
