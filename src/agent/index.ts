@@ -12,6 +12,7 @@ export {
   type ChallengeOutcome,
   challengeFinding,
 } from "./challenge-finding.js";
+export { fenceUntrusted } from "./fence-untrusted.js";
 export type { LensEvent } from "./lens-event.js";
 export type { LensFailover } from "./lens-failover.js";
 export type { LensReport } from "./lens-report.js";

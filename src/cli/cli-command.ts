@@ -90,6 +90,10 @@ export interface EvalCommandOptions {
   /** Answers come from `<replayDir>/<entry id>`. */
   replayDir: string | null;
   progress: boolean;
+  /** `--judge MODEL`: a model of the config confirms each location match; null: location only. */
+  judge: string | null;
+  /** Where the judge's answers are cached; null: `.gadfly-judge` beside the dataset. */
+  judgeCache: string | null;
 }
 
 export type CliCommand =

@@ -125,6 +125,14 @@ export const COMMAND_SPECS = [
         flag: "--replay DIR",
         help: "answer from the transcripts in DIR/<entry id>, no model at all",
       },
+      {
+        flag: "--judge MODEL",
+        help: "a chat model of the config confirms each location match (the same problem?); its answers are cached and its cost shown (live even under --replay)",
+      },
+      {
+        flag: "--judge-cache DIR",
+        help: "where the judge's answers are kept (default: .gadfly-judge beside the dataset)",
+      },
       { flag: "--no-progress", help: "no progress line on stderr" },
     ],
     notes: [

@@ -42,6 +42,8 @@ const OPTIONS = {
   window: { type: "string" },
   limit: { type: "string" },
   resume: { type: "string" },
+  judge: { type: "string" },
+  "judge-cache": { type: "string" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -202,6 +204,8 @@ function evalOptions(values: ParsedValues): EvalCommandOptions {
     recordDir: stringValue(values, "record"),
     replayDir: stringValue(values, "replay"),
     progress: values["no-progress"] !== true,
+    judge: stringValue(values, "judge"),
+    judgeCache: stringValue(values, "judge-cache"),
   };
 }
 

@@ -5,7 +5,7 @@ import type { LensDefinition } from "../agent/index.js";
 import type { AppConfig, ReviewPlan } from "../config/index.js";
 import { selectInline } from "../consensus/index.js";
 import type { EntryResult, EvalEntry } from "../eval/index.js";
-import { scoreEntry } from "../eval/index.js";
+import { judgedPairs, scoreEntry } from "../eval/index.js";
 import { createNodeFetch } from "../http/index.js";
 import {
   createInMemoryModelCallLimiter,
@@ -17,6 +17,7 @@ import { createReviewerLimiter, reviewChange } from "../run/index.js";
 import type { detectIsolation } from "../sandbox/index.js";
 import { systemClock } from "../time/index.js";
 import { collectLocalChange, localChangeSource } from "./collect-local-change.js";
+import type { EvalJudge } from "./eval-judge.js";
 import { replayEverything } from "./replay-everything.js";
 
 export interface EvalEntryContext {
@@ -33,6 +34,8 @@ export interface EvalEntryContext {
   signal: AbortSignal;
   /** Turns an error into one line safe to print (secrets redacted). */
   describe: (error: unknown) => string;
+  /** `--judge`: confirms each location match; null: location only. */
+  judge: EvalJudge | null;
 }
 
 /**
@@ -96,12 +99,20 @@ export async function reviewEvalEntry(
         `no model completed the review (${reasons.slice(0, 3).join("; ")})`,
       );
     }
+    const judged =
+      context.judge === null
+        ? null
+        : await context.judge.judge(
+            judgedPairs({ gold: entry.gold, reports, consensus, window: context.window }),
+            context.signal,
+          );
     return scoreEntry({
       id: entry.id,
       url: entry.url,
       gold: entry.gold,
       reports,
       consensus,
+      ...(judged === null ? {} : { accepts: judged.accepts, judge: judged.figures }),
       inline: selectInline(consensus.clusters, context.plan.publish).selected,
       window: context.window,
       models: context.plan.models.map((model) => model.id),

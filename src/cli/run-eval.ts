@@ -1,5 +1,5 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { addUsageFigures, budgetReached, noUsage, type UsageFigures } from "../accounting/index.js";
 import { loadLenses } from "../agent/index.js";
 import { loadAppConfig, planReview } from "../config/index.js";
@@ -15,6 +15,7 @@ import { redactSecrets } from "../llm/index.js";
 import { collectSecrets } from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
 import type { EvalCommandOptions } from "./cli-command.js";
+import { createEvalJudge } from "./eval-judge.js";
 import type { CliIo } from "./main.js";
 import { parseChoices } from "./parse-choices.js";
 import { requireKeys } from "./require-keys.js";
@@ -54,6 +55,7 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
     window: options.window,
     models: plan.models.map((model) => model.id),
     lenses: plan.lenses,
+    judge: options.judge,
   };
   const done =
     resumePath === null
@@ -77,6 +79,23 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
         configSource: env.GADFLY_CONFIG ?? "gadfly.config.yml",
       })
     : undefined;
+  if (options.judge !== null) {
+    const judgeModel = config.models.find((model) => model.id === options.judge);
+    requireKeys(config, judgeModel === undefined ? [] : [judgeModel.provider], env);
+  }
+  // Built last before the run: its HTTP client is closed in the run's finally.
+  const judge =
+    options.judge === null
+      ? null
+      : createEvalJudge({
+          config,
+          modelId: options.judge,
+          env,
+          cacheDir: resolve(
+            io.cwd,
+            options.judgeCache ?? join(dirname(resolve(io.cwd, options.dataset)), ".gadfly-judge"),
+          ),
+        });
   const controller = new AbortController();
   const interrupt = () => controller.abort("interrupted");
   process.once("SIGINT", interrupt);
@@ -109,6 +128,7 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
         spentBefore: async () => spent,
         signal: controller.signal,
         describe,
+        judge,
       });
       spent = addUsageFigures(spent, spendFigures(result));
       results.push(result);
@@ -118,6 +138,7 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
     }
   } finally {
     process.off("SIGINT", interrupt);
+    judge?.close();
   }
   const summary = summarizeResults(results, options.window, stopped, entries.length);
   const report = formatEval(summary, options.format, { timed: options.replayDir === null });
@@ -130,7 +151,12 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
 /** The results file of an earlier run: each line one entry's result; a bad line is said, not skipped. */
 async function readResults(
   path: string,
-  under: { window: number; models: readonly string[]; lenses: readonly string[] },
+  under: {
+    window: number;
+    models: readonly string[];
+    lenses: readonly string[];
+    judge: string | null;
+  },
 ): Promise<Map<string, EntryResult>> {
   let text: string;
   try {
@@ -153,12 +179,13 @@ async function readResults(
       throw new DatasetError(`--resume ${path}: line ${index + 1} is not a gadfly eval result`);
     }
     const stored = result.data as EntryResult;
-    const differs = (["window", "models", "lenses"] as const).find(
-      (key) => JSON.stringify(stored[key]) !== JSON.stringify(under[key]),
+    const measured = { ...stored, judge: stored.judge?.model ?? null };
+    const differs = (["window", "models", "lenses", "judge"] as const).find(
+      (key) => JSON.stringify(measured[key]) !== JSON.stringify(under[key]),
     );
-    if (differs !== undefined) {
+    if (differs !== undefined && !(differs === "judge" && stored.status === "failed")) {
       throw new DatasetError(
-        `--resume ${path}: line ${index + 1} was measured with ${differs} ${JSON.stringify(stored[differs])}, this run with ${JSON.stringify(under[differs])}: its figures would not add up (use another results file)`,
+        `--resume ${path}: line ${index + 1} was measured with ${differs} ${JSON.stringify(measured[differs])}, this run with ${JSON.stringify(under[differs])}: its figures would not add up (use another results file)`,
       );
     }
     // A failed entry is tried again: an outage should not stay a gap in the figures.
@@ -167,9 +194,11 @@ async function readResults(
   return results;
 }
 
+/** What an entry spent against the run's caps: the reviewers' and the judge's calls. */
 function spendFigures(result: EntryResult): UsageFigures {
   const { total } = result.spend;
-  return { ...noUsage(), ...total };
+  const judged = result.judge?.spend;
+  return addUsageFigures({ ...noUsage(), ...total }, { ...noUsage(), ...judged });
 }
 
 function progressLine(position: number, count: number, result: EntryResult, ms: number): string {

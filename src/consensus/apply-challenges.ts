@@ -87,7 +87,10 @@ function clusterOfClaims(cluster: Cluster, claims: readonly Claim[]): Cluster {
  * them stay together as one agreed cluster (found by dropping, until none is left to drop, a
  * claim no remaining member confirmed); every other claim becomes a cluster of its own, judged
  * on its own answers. So a false finding can neither ride on a true neighbour's agreement nor
- * sink it, and a true problem two models reported stays one row.
+ * sink it, and a true problem two models reported stays one row. A member's answer is to
+ * "is this the same defect as your own claim?" (planChallenges gives it its own claim), so
+ * two real but different problems, each of which exists, are not joined by confirmations
+ * that they exist; another model's confirmation counts as agreement, never as a join.
  */
 function settleUnsure(
   cluster: Cluster,

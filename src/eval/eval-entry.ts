@@ -5,6 +5,8 @@ export interface GoldComment {
   fromLine: number;
   toLine: number;
   category: string | null;
+  /** What the reviewer wrote, when the dataset gives it: what a judge model reads (`--judge`). */
+  body?: string;
 }
 
 /** One pull request of a dataset, in either format, as `gadfly eval` runs it. */

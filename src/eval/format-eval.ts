@@ -34,6 +34,7 @@ export function formatEval(
     ...(format === "markdown" ? markdownTable(rows) : textTable(rows)),
     "",
     `Spent: ${tokens(total)} tokens, ${cost(total.costUsd)}, ${options.timed ? `${seconds(total.durationMs)} of model time` : "no model time (replayed)"}.`,
+    ...judgeLines(summary),
     ...Object.entries(summary.failedLenses).map(
       ([model, count]) =>
         `${model}: ${count} lens${count === 1 ? "" : "es"} did not complete (their gold comments count as missed).`,
@@ -122,6 +123,25 @@ function markdownTable(rows: string[][]): string[] {
     `|${HEADER.map((_, i) => (i === 0 ? " --- " : " ---: ")).join("|")}|`,
     ...rows.map(cells),
   ];
+}
+
+/** The judge's line: what it decided, what could not count, what it cost (not in "Spent" above). */
+function judgeLines(summary: EvalSummary): string[] {
+  const judge = summary.judge;
+  if (judge === null) return [];
+  const asked = judge.pairs - judge.cached;
+  return [
+    `Judge ${judge.model}: ${judge.pairs} location matches judged (${asked} asked, ${judge.cached} from its cache): ${judge.same} the same problem, ${judge.different} not; ${judge.unreadable} unreadable and ${judge.failed} failed answers count as no match. Spent ${tokens(judge.spend)} tokens, ${cost(judge.spend.costUsd)}.`,
+    ...judge.problems.map((problem) => `  judge: ${terminalLine(problem)}`),
+  ];
+}
+
+/** Problems hold provider and model text: one line, no control characters. */
+function terminalLine(text: string): string {
+  return text
+    .replace(/[\p{Cc}\p{Cf}\s]+/gu, " ")
+    .trim()
+    .slice(0, 200);
 }
 
 function rate(value: number | null): string {

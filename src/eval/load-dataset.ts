@@ -68,7 +68,14 @@ function nativeEntries(dataset: z.infer<typeof NativeDataset>, reposDir: string)
     base: entry.base,
     head: entry.head,
     gold: entry.gold.map((gold) =>
-      goldComment(gold.path, gold.side, gold.fromLine, gold.toLine ?? gold.fromLine, gold.category),
+      goldComment(
+        gold.path,
+        gold.side,
+        gold.fromLine,
+        gold.toLine ?? gold.fromLine,
+        gold.category,
+        gold.body,
+      ),
     ),
   }));
 }
@@ -99,6 +106,7 @@ async function aacrEntries(
           comment.from_line,
           comment.to_line,
           comment.category,
+          comment.note,
         ),
       ),
     });
@@ -123,6 +131,7 @@ function goldComment(
   from: number,
   to: number,
   category: string | undefined,
+  body: string | undefined,
 ): GoldComment {
   return {
     path: path.replace(/^\.?\//, ""),
@@ -130,5 +139,6 @@ function goldComment(
     fromLine: Math.min(from, to),
     toLine: Math.max(from, to),
     category: category ?? null,
+    ...(body === undefined ? {} : { body }),
   };
 }

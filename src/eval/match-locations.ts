@@ -20,6 +20,9 @@ export function matchesLocation(found: Located, gold: GoldComment, window: numbe
   );
 }
 
+/** Whether a pair already at the right place also names the same problem (the judge's verdict). */
+export type Accepts<Found extends Located> = (finding: Found, gold: GoldComment) => boolean;
+
 export interface LocationMatch {
   /** True positives: pairs of one finding and one gold comment, each used once. */
   matched: number;
@@ -32,12 +35,13 @@ export interface LocationMatch {
  * matching, augmenting paths): two findings on one gold comment are one hit and one false
  * positive, so a duplicate never raises precision, and one finding never covers two problems.
  */
-export function matchLocations(
-  found: readonly Located[],
+export function matchLocations<Found extends Located>(
+  found: readonly Found[],
   gold: readonly GoldComment[],
   window: number,
+  accepts?: Accepts<Found>,
 ): LocationMatch {
-  const taken = matchedGold(found, gold, window);
+  const taken = matchedGold(found, gold, window, accepts);
   return {
     matched: taken.filter((holder) => holder !== -1).length,
     found: found.length,
@@ -48,14 +52,21 @@ export function matchLocations(
 /**
  * The matching itself: for each gold comment, the index of the finding paired with it, or -1.
  * Findings are tried in their order, so among equally large matchings the result is fixed.
+ * With `accepts` (a judge's verdicts), a pair at the right place is a candidate only if it
+ * accepts it too.
  */
-export function matchedGold(
-  found: readonly Located[],
+export function matchedGold<Found extends Located>(
+  found: readonly Found[],
   gold: readonly GoldComment[],
   window: number,
+  accepts?: Accepts<Found>,
 ): number[] {
   const candidates = found.map((finding) =>
-    gold.flatMap((comment, index) => (matchesLocation(finding, comment, window) ? [index] : [])),
+    gold.flatMap((comment, index) =>
+      matchesLocation(finding, comment, window) && (accepts?.(finding, comment) ?? true)
+        ? [index]
+        : [],
+    ),
   );
   const goldTakenBy = new Array<number>(gold.length).fill(-1);
   const augment = (finding: number, visited: boolean[]): boolean => {

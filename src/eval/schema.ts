@@ -90,4 +90,17 @@ export const EntryResultLine = z.strictObject({
   ),
   failedLenses: z.record(z.string(), Count),
   spend: z.strictObject({ total: Spend, models: z.record(z.string(), Spend) }),
+  judge: z
+    .strictObject({
+      model: z.string(),
+      pairs: Count,
+      cached: Count,
+      same: Count,
+      different: Count,
+      unreadable: Count,
+      failed: Count,
+      spend: Spend,
+      problems: z.array(z.string()),
+    })
+    .optional(),
 });

@@ -1,5 +1,5 @@
 import type { GoldComment } from "./eval-entry.js";
-import { type Located, matchedGold } from "./match-locations.js";
+import { type Accepts, type Located, matchedGold } from "./match-locations.js";
 
 /** The name a gold comment without a category is counted under. */
 export const UNCATEGORIZED = "uncategorized";
@@ -20,13 +20,14 @@ export interface CategoryCount {
  * the hits elsewhere set aside. Comments without a category count under UNCATEGORIZED (a
  * dataset with no categories at all shows no category rows: see summarizeResults).
  */
-export function scoreCategories(
-  found: readonly Located[],
+export function scoreCategories<Found extends Located>(
+  found: readonly Found[],
   gold: readonly GoldComment[],
   window: number,
+  accepts?: Accepts<Found>,
 ): CategoryCount[] {
   if (gold.length === 0) return [];
-  const taken = matchedGold(found, gold, window);
+  const taken = matchedGold(found, gold, window, accepts);
   const categoryOf = (comment: GoldComment) => comment.category ?? UNCATEGORIZED;
   const categories = [...new Set(gold.map(categoryOf))].sort();
   return categories.map((category) => {

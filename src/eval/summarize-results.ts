@@ -1,5 +1,5 @@
 import { UNCATEGORIZED } from "./score-categories.js";
-import type { EntryResult, ScopeKind, SpendFigures } from "./score-entry.js";
+import type { EntryResult, JudgeFigures, ScopeKind, SpendFigures } from "./score-entry.js";
 
 export interface ScopeSummary {
   kind: ScopeKind;
@@ -27,6 +27,8 @@ export interface EvalSummary {
   scopes: ScopeSummary[];
   failedLenses: Record<string, number>;
   spend: { total: SpendFigures; models: Record<string, SpendFigures> };
+  /** The judge's figures over the reviewed entries (`--judge`), or null without one. */
+  judge: JudgeFigures | null;
   /** Why the run stopped before the dataset's end (a budget cap), or null. */
   stopped: string | null;
 }
@@ -84,6 +86,7 @@ export function summarizeResults(
     scopes: withoutLoneCategory([...scopes.values()]).map(withRates),
     failedLenses,
     spend: { total, models },
+    judge: judgeTotal(reviewed),
     stopped,
   };
 }
@@ -107,6 +110,32 @@ function withRates(scope: ScopeSummary): ScopeSummary {
         : (2 * precision * recall) / (precision + recall);
   return { ...scope, precision, recall, f1 };
 }
+
+/** The judge's figures added up; a few of its problems kept, so the report can say why. */
+function judgeTotal(results: readonly EntryResult[]): JudgeFigures | null {
+  let sum: JudgeFigures | null = null;
+  for (const { judge } of results) {
+    if (judge === undefined) continue;
+    sum =
+      sum === null
+        ? { ...judge, problems: [...judge.problems] }
+        : {
+            model: sum.model,
+            pairs: sum.pairs + judge.pairs,
+            cached: sum.cached + judge.cached,
+            same: sum.same + judge.same,
+            different: sum.different + judge.different,
+            unreadable: sum.unreadable + judge.unreadable,
+            failed: sum.failed + judge.failed,
+            spend: addSpend(sum.spend, judge.spend),
+            problems: [...sum.problems, ...judge.problems].slice(0, MAX_JUDGE_PROBLEMS),
+          };
+  }
+  return sum;
+}
+
+/** Problems of the judge the report lists: enough to see why, never a wall. */
+export const MAX_JUDGE_PROBLEMS = 5;
 
 function noSpend(): SpendFigures {
   return { inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0 };

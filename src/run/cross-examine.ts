@@ -1,6 +1,6 @@
 import type { ChallengedClaim, ChallengeOutcome } from "../agent/index.js";
 import { challengeFinding, publicFailureReason, type Workspace } from "../agent/index.js";
-import { type ChallengeResult, type Cluster, claimsOf } from "../consensus/index.js";
+import { type ChallengeResult, type Claim, type Cluster, claimsOf } from "../consensus/index.js";
 import { SEVERITY_RANK, type Severity } from "../findings/index.js";
 import type { LanguageModel, Usage } from "../llm/index.js";
 import type { Clock } from "../time/index.js";
@@ -23,6 +23,12 @@ export interface PlannedChallenge {
   fingerprint: string;
   challenger: string;
   claim: ChallengedClaim;
+  /**
+   * The challenger's own claim in the same `unsure` cluster, when it made one: it is then
+   * asked whether the claim is the same defect as its own (a confirmation joins the two;
+   * see settleUnsure), not only whether it exists. Absent for a lone finding.
+   */
+  own?: ChallengedClaim;
 }
 
 /** A challenge that ended: answered (a vote), or failed/cancelled (no vote, said why). */
@@ -43,7 +49,9 @@ interface ChallengeCost {
  * agreement (`claimsOf`: a lone cluster's finding, or each model's claim in an `unsure` one,
  * a merge on weak evidence) at or above `minSeverity`, the most severe first (ties keep the
  * consensus ranking), at most `maxChallenges` claims (one bound for both kinds), each to
- * every model that completed the round but the one that made it.
+ * every model that completed the round but the one that made it. A challenger with a claim
+ * of its own in the same unsure cluster gets that claim too (`own`): two real problems in one
+ * weak merge are each confirmed as existing, so only "the same defect as mine" may join them.
  */
 export function planChallenges(
   clusters: readonly Cluster[],
@@ -68,21 +76,33 @@ export function planChallenges(
         SEVERITY_RANK[right.severity] - SEVERITY_RANK[left.severity] || left.rank - right.rank,
     )
     .slice(0, Math.max(0, settings.maxChallenges));
-  return claims.flatMap(({ claim, severity }) => {
-    const finding = claim.finding;
-    const challenged: ChallengedClaim = {
-      lens: finding.lens,
-      file: finding.file,
-      line: finding.line,
-      endLine: finding.endLine,
-      severity,
-      title: finding.title,
-      body: finding.body,
-    };
+  return claims.flatMap(({ cluster, claim, severity }) => {
+    const challenged = challengedClaim(claim.finding, severity);
+    const siblings = cluster.unsure === true ? claimsOf(cluster) : [];
     return completedModels
       .filter((model) => model !== claim.model)
-      .map((challenger) => ({ fingerprint: claim.fingerprint, challenger, claim: challenged }));
+      .map((challenger) => {
+        const own = siblings.find((sibling) => sibling.model === challenger);
+        return {
+          fingerprint: claim.fingerprint,
+          challenger,
+          claim: challenged,
+          ...(own === undefined ? {} : { own: challengedClaim(own.finding, own.finding.severity) }),
+        };
+      });
   });
+}
+
+function challengedClaim(finding: Claim["finding"], severity: Severity): ChallengedClaim {
+  return {
+    lens: finding.lens,
+    file: finding.file,
+    line: finding.line,
+    endLine: finding.endLine,
+    severity,
+    title: finding.title,
+    body: finding.body,
+  };
 }
 
 /** What every session of one batch (a round's challenges, or its re-checks) runs on. */
@@ -131,6 +151,7 @@ export async function crossExamine(
           return challengeFinding({
             model,
             claim: planned.claim,
+            own: planned.own,
             workspace: options.workspace,
             maxTurns: options.settings.maxTurns,
             timeoutSeconds: options.settings.timeoutSeconds,

@@ -23,6 +23,8 @@ describe("the arguments of gadfly eval", () => {
         recordDir: null,
         replayDir: null,
         progress: true,
+        judge: null,
+        judgeCache: null,
       },
     });
   });
@@ -50,8 +52,16 @@ describe("the arguments of gadfly eval", () => {
         "--replay",
         "rec",
         "--no-progress",
+        "--judge",
+        "j",
+        "--judge-cache",
+        "cache",
       ]).kind === "eval",
     ).toBe(true);
+    const { options } = parse(["eval", "--dataset", "d", "--judge", "j", "--judge-cache", "c"]) as {
+      options: { judge: string | null; judgeCache: string | null };
+    };
+    expect([options.judge, options.judgeCache]).toEqual(["j", "c"]);
   });
 
   it.each([

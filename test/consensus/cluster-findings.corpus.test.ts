@@ -26,10 +26,16 @@ describe("clusterFindings on the labelled corpus", () => {
       // What is counted as agreement before cross-examination: unsure clusters split.
       agreed: pairwiseAgreement(scenario.findings, agreedGroups(clusters)),
       // The rows as published after cross-examination settles unsure clusters: challengers
-      // answering the prompt truthfully (every corpus finding is real, so all confirm), and
-      // challengers that confirm only the defect they reported themselves.
-      publishedTruth: pairwiseAgreement(scenario.findings, publishedGroups(clusters, "truth")),
-      publishedSame: pairwiseAgreement(scenario.findings, publishedGroups(clusters, "same-defect")),
+      // answering truthfully the questions planChallenges asks (a member: "the same defect as
+      // yours?"), and, for comparison, the question asked before ("does it exist?").
+      publishedTruth: pairwiseAgreement(
+        scenario.findings,
+        publishedGroups(clusters, "truth", scenario.modelOrder),
+      ),
+      publishedExists: pairwiseAgreement(
+        scenario.findings,
+        publishedGroups(clusters, "exists-only", scenario.modelOrder),
+      ),
     };
   });
   const sum = (counts: readonly PairCounts[]): PairCounts =>
@@ -55,13 +61,14 @@ describe("clusterFindings on the labelled corpus", () => {
     const counts = sum(selected.map((row) => row.counts));
     const agreed = sum(selected.map((row) => row.agreed));
     const truth = sum(selected.map((row) => row.publishedTruth));
-    const same = sum(selected.map((row) => row.publishedSame));
+    const exists = sum(selected.map((row) => row.publishedExists));
     return {
       label,
       publishedTruthPrecision: Number(precision(truth).toFixed(3)),
+      publishedTruthRecall: Number(recall(truth).toFixed(3)),
       publishedTruthFalse: truth.falsePositives,
-      publishedSamePrecision: Number(precision(same).toFixed(3)),
-      publishedSameRecall: Number(recall(same).toFixed(3)),
+      publishedExistsPrecision: Number(precision(exists).toFixed(3)),
+      publishedExistsFalse: exists.falsePositives,
       agreementPrecision: Number(precision(agreed).toFixed(3)),
       agreementRecall: Number(recall(agreed).toFixed(3)),
       agreementFalseMerges: agreed.falsePositives,
@@ -111,7 +118,7 @@ describe("clusterFindings on the labelled corpus", () => {
         .filter((row) => row.scenarios > 0)
         .map(
           (row) =>
-            `clustering corpus ${row.label}: rows precision ${row.precision.toFixed(3)} recall ${row.recall.toFixed(3)} (${row.falsePositives} false merges, ${row.falseNegatives} missed); agreement precision ${row.agreementPrecision.toFixed(3)} recall ${row.agreementRecall.toFixed(3)} (${row.agreementFalseMerges} false); published, challengers confirming every real problem: precision ${row.publishedTruthPrecision.toFixed(3)} (${row.publishedTruthFalse} false), confirming only their own defect: precision ${row.publishedSamePrecision.toFixed(3)} recall ${row.publishedSameRecall.toFixed(3)} — ${row.scenarios} scenarios, ${row.findings} findings, ${row.pairs} pairs`,
+            `clustering corpus ${row.label}: rows precision ${row.precision.toFixed(3)} recall ${row.recall.toFixed(3)} (${row.falsePositives} false merges, ${row.falseNegatives} missed); agreement precision ${row.agreementPrecision.toFixed(3)} recall ${row.agreementRecall.toFixed(3)} (${row.agreementFalseMerges} false); published with truthful challengers (a member asked "the same defect as yours?"): precision ${row.publishedTruthPrecision.toFixed(3)} recall ${row.publishedTruthRecall.toFixed(3)} (${row.publishedTruthFalse} false); had they been asked only "does it exist?": precision ${row.publishedExistsPrecision.toFixed(3)} (${row.publishedExistsFalse} false) — ${row.scenarios} scenarios, ${row.findings} findings, ${row.pairs} pairs`,
         )
         .join("\n"),
     );
@@ -146,18 +153,22 @@ describe("clusterFindings on the labelled corpus", () => {
     expect(precision(sum(second.map((row) => row.agreed)))).toBe(1);
   });
 
-  it("as published after cross-examination: what the challengers' answers make of unsure rows", () => {
+  it("as published after cross-examination, challengers truthful: held-out precision and recall", () => {
     const held = part(true);
-    // Challengers that confirm only the defect they reported split every false merge.
-    expect(precision(sum(held.map((row) => row.publishedSame)))).toBe(1);
-    expect(recall(sum(held.map((row) => row.publishedSame)))).toBeGreaterThanOrEqual(0.95);
-    // Not met: challengers answering the prompt truthfully confirm both real problems of a
-    // weak merge, so it settles into one agreed row: 0.875 on the first held-out part when
-    // measured (its 3 false merges published as agreement). The bar is what was measured.
-    expect(precision(sum(held.map((row) => row.publishedTruth)))).toBeGreaterThanOrEqual(0.875);
-    expect(precision(sum(part(false).map((row) => row.publishedTruth)))).toBeGreaterThanOrEqual(
-      0.986,
-    );
+    const truth = sum(held.map((row) => row.publishedTruth));
+    // Measured once the challenge asked a member "the same defect as yours?" (nothing tuned on
+    // this part): held-out published precision 1.000 (0 false merges) and recall 0.955 (21 of 22). Asked
+    // only "does it exist?", both real problems of each weak merge were confirmed and joined:
+    // 0.875, 3 false merges, which is what the rows show before cross-examination.
+    expect(truth.falsePositives).toBe(0);
+    expect(recall(truth)).toBeGreaterThanOrEqual(MINIMUM);
+    expect(precision(sum(held.map((row) => row.publishedExists)))).toBeLessThan(0.9);
+    const tuning = sum(part(false).map((row) => row.publishedTruth));
+    expect(precision(tuning)).toBeGreaterThanOrEqual(MINIMUM);
+    expect(recall(tuning)).toBeGreaterThanOrEqual(MINIMUM);
+    const second = sum(part("second").map((row) => row.publishedTruth));
+    expect(precision(second)).toBeGreaterThanOrEqual(MINIMUM);
+    expect(recall(second)).toBeGreaterThanOrEqual(MINIMUM);
   });
 
   it("keeps identical titles in different files apart", () => {

@@ -154,6 +154,26 @@ describe("an unsure cluster", () => {
     expect(planChallenges([unsure], MODELS, { minSeverity: "low", maxChallenges: 0 })).toEqual([]);
   });
 
+  it("asks a member whether the other's claim is its own defect; another model only whether it exists", () => {
+    const planned = planChallenges([unsure], MODELS, { minSeverity: "low", maxChallenges: 5 });
+    expect(
+      planned
+        .map((entry) => `${entry.claim.title} → ${entry.challenger}: ${entry.own?.title ?? "-"}`)
+        .sort(),
+    ).toEqual([
+      "Alpha beta gamma → glm: -",
+      "Alpha beta gamma → kimi: Alpha beta",
+      "Alpha beta → glm: -",
+      "Alpha beta → opus: Alpha beta gamma",
+    ]);
+    // A lone finding's question is unchanged: no own claim.
+    const { unsure: _unsure, ...sure } = unsure;
+    const lone = { ...sure, models: ["opus"], findings: sure.findings.slice(0, 1) };
+    const asked = planChallenges([lone], MODELS, { minSeverity: "low", maxChallenges: 5 });
+    expect(asked.length).toBe(2);
+    expect(asked.every((entry) => entry.own === undefined)).toBe(true);
+  });
+
   it("stays one agreed cluster when each member confirms the other's claim", () => {
     const [opusClaim, kimiClaim] = claimsOf(unsure);
     const settled = applyChallenges(

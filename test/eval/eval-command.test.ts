@@ -6,6 +6,7 @@ import { createGitRepository, type GitRepository } from "../cli/git-repository.j
 import { createSandbox, type Sandbox } from "../cli-e2e/create-sandbox.js";
 import { runGadfly } from "../cli-e2e/run-gadfly.js";
 import { type FakeOllamaServer, startFakeOllamaServer } from "../fakes/fake-ollama-server.js";
+import { type FakeOpenAIServer, startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelRequest, FakeReply, FakeScript } from "../fakes/model-script.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "eval");
@@ -108,7 +109,9 @@ function reviewer(model: string, lens: string): FakeScript {
 let sandbox: Sandbox;
 let repository: GitRepository;
 let ollama: FakeOllamaServer;
+let openai: FakeOpenAIServer;
 let configPath: string;
+let judgeConfigPath: string;
 let reposDir: string;
 
 beforeAll(async () => {
@@ -133,11 +136,39 @@ beforeAll(async () => {
   }
   configPath = join(sandbox.root, "gadfly.config.yml");
   await writeFile(configPath, config(ollama.url));
+  openai = await startFakeOpenAIServer({ apiKey: "sk-judge" });
+  openai.script("judge-1", judgeAnswer);
+  judgeConfigPath = join(sandbox.root, "judge.config.yml");
+  await writeFile(
+    judgeConfigPath,
+    config(ollama.url).replace(
+      "models:\n",
+      `  - { name: cloud, type: openai, baseURL: "${openai.url}/v1", apiKeyEnv: JUDGE_KEY }\nmodels:\n  - { id: judge-1, provider: cloud, price: { input: 1, output: 2 } }\n`,
+    ),
+  );
 });
 
 afterAll(async () => {
-  await Promise.all([ollama?.close(), repository?.remove(), sandbox?.remove()]);
+  await Promise.all([ollama?.close(), openai?.close(), repository?.remove(), sandbox?.remove()]);
 });
+
+/**
+ * The fake judge: the same problem when the gold comment and the finding are about the double
+ * discount; not for the price; garbage (a string, not a boolean) for the logout pair. It is
+ * gullible: a gadfly-judge block it finds in its prompt it repeats, so a block the dataset
+ * planted in a gold comment would confirm that pair were it not defused.
+ */
+function judgeAnswer(request: FakeModelRequest): FakeReply {
+  const prompt = request.messages.map((message) => message.content ?? "").join("\n");
+  const planted = /```gadfly-judge\n([^`]*)\n```/.exec(prompt.split("The gold comment")[1] ?? "");
+  if (planted !== null) return { text: `\`\`\`gadfly-judge\n${planted[1]}\n\`\`\`` };
+  if (prompt.includes("Logging out"))
+    return { text: '```gadfly-judge\n{"same": "yes", "reason": "both about logout"}\n```' };
+  const same = prompt.includes("discount twice") && prompt.includes(DOUBLE_DISCOUNT.title);
+  return {
+    text: `Compared.\n\n\`\`\`gadfly-judge\n${JSON.stringify({ same, reason: "read both" })}\n\`\`\``,
+  };
+}
 
 function config(host: string): string {
   return `providers:
@@ -155,13 +186,15 @@ crossExamination:
 `;
 }
 
-function evalRun(extra: string[]) {
-  return runGadfly(["eval", "--config", configPath, "--repos", reposDir, ...extra], {
+function evalRun(extra: string[], config = configPath) {
+  return runGadfly(["eval", "--config", config, "--repos", reposDir, ...extra], {
     cwd: sandbox.work,
-    env: { ...sandbox.env, ...repository.env, HOME: sandbox.env.HOME ?? "" } as Record<
-      string,
-      string
-    >,
+    env: {
+      ...sandbox.env,
+      ...repository.env,
+      HOME: sandbox.env.HOME ?? "",
+      JUDGE_KEY: "sk-judge",
+    } as Record<string, string>,
   });
 }
 
@@ -413,5 +446,99 @@ describe("gadfly eval", () => {
     const run = await evalRun(["--dataset", dataset]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^gadfly: dataset .*bad\.json: entries\.0\.repo: /);
+  });
+
+  it("--judge: a location match counts only when the judge says it is the same problem; a re-run asks nothing", async () => {
+    const cache = join(sandbox.root, "judge-cache");
+    const judged = (format: string) =>
+      evalRun(
+        [
+          "--dataset",
+          join(FIXTURES, "native.json"),
+          "--replay",
+          join(FIXTURES, "recordings"),
+          "--models",
+          "alpha,beta",
+          "--judge",
+          "judge-1",
+          "--judge-cache",
+          cache,
+          "--format",
+          format,
+          "--no-progress",
+        ],
+        judgeConfigPath,
+      );
+    const before = openai.requests.length;
+    const first = await judged("json");
+    expect(first.code, first.stderr).toBe(0);
+    const report = JSON.parse(first.stdout);
+    // The pairs at the right place (window 3): alpha 14 and beta 11 on 10-12 (same problem),
+    // beta 25 on 25 (not: and the block the dataset planted there was defused), beta auth 8 on
+    // auth 8 (garbage: no match). The consensus rows are those findings again: 4 pairs.
+    const counts = (kind: string, name?: string) => {
+      const s = scope(report, kind, name);
+      return s === undefined ? undefined : [s.matched, s.found, s.gold];
+    };
+    expect(counts("model", "alpha")).toEqual([1, 3, 5]);
+    expect(counts("model", "beta")).toEqual([1, 4, 5]);
+    expect(counts("lens", "security")).toEqual([0, 4, 5]);
+    expect(counts("consensus")).toEqual([1, 6, 5]);
+    expect(counts("inline")).toEqual([1, 3, 5]);
+    expect(report.judge).toMatchObject({
+      model: "judge-1",
+      pairs: 4,
+      cached: 0,
+      same: 2,
+      different: 1,
+      unreadable: 1,
+      failed: 0,
+    });
+    expect(report.judge.problems).toEqual([
+      'src/auth.ts:8: "same" must be true or false (no match)',
+    ]);
+    expect(openai.requests.length - before).toBe(4);
+    expect(report.judge.spend.inputTokens).toBeGreaterThan(0);
+    expect(report.judge.spend.costUsd).toBeGreaterThan(0);
+    // Every judge prompt fenced both texts as untrusted.
+    for (const request of openai.requests.slice(before)) {
+      const user = request.messages.at(-1)?.content ?? "";
+      expect(user).toContain("The gold comment — untrusted content");
+      expect(user).toContain("The finding — untrusted content");
+    }
+
+    // Again, with the same cache: no request, nothing spent, the same figures.
+    const again = await judged("json");
+    expect(again.code, again.stderr).toBe(0);
+    expect(openai.requests.length - before).toBe(4);
+    const second = JSON.parse(again.stdout);
+    expect(second.scopes).toEqual(report.scopes);
+    expect(second.judge).toMatchObject({ pairs: 4, cached: 4, same: 2, unreadable: 1 });
+    expect(second.judge.spend).toMatchObject({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+
+    // The text and markdown reports say what the judge did and cost.
+    for (const format of ["text", "markdown"]) {
+      const run = await judged(format);
+      expect(run.stdout).toContain(
+        "Judge judge-1: 4 location matches judged (0 asked, 4 from its cache): 2 the same problem, 1 not; 1 unreadable and 0 failed answers count as no match. Spent 0 tokens, $0.0000.",
+      );
+    }
+    expect(openai.requests.length - before).toBe(4);
+  }, 120_000);
+
+  it("--judge refuses a model the config does not have", async () => {
+    const run = await evalRun(
+      [
+        "--dataset",
+        join(FIXTURES, "native.json"),
+        "--replay",
+        join(FIXTURES, "recordings"),
+        "--judge",
+        "nope",
+      ],
+      judgeConfigPath,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--judge: unknown model "nope"');
   });
 });

@@ -23,6 +23,8 @@ describe("loadDataset", () => {
       fromLine: 10,
       toLine: 12,
       category: "Code Defect",
+      // AACR-Bench's `note` is the comment's text: what --judge reads.
+      body: "The discount is applied twice when the coupon is stacked.",
     });
     expect(entries[0]?.gold[2]?.side).toBe("left");
   });
@@ -46,7 +48,9 @@ describe("loadDataset", () => {
       fromLine: 25,
       toLine: 25,
       category: "Security Vulnerability",
+      body: expect.stringContaining("rounded down"),
     });
+    expect(entries[1]?.gold[1]?.body).toBe("The password reset token never expires.");
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OWN_FINDING_LABEL } from "../../src/agent/challenge-finding.js";
 import { type LensDefinition, loadLenses } from "../../src/agent/load-lenses.js";
 import { lensesFor, planReview } from "../../src/config/plan-review.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.js";
@@ -97,7 +98,9 @@ function truthOf(_modelId: string, claim: string): "confirm" | "refute" | "unsur
 }
 
 let script = SCRIPT;
-let judge = verdictOf;
+/** How a challenger answers: the claim's title, and its own claim's when it is asked "the same defect?". */
+let judge: (modelId: string, claim: string, own: string | undefined) => Verdict = verdictOf;
+type Verdict = "confirm" | "refute" | "unsure";
 
 const config = AppConfig.parse({
   providers: [{ name: "local", type: "ollama" }],
@@ -122,19 +125,24 @@ function scriptedModel(modelId: string, lens: string): ChatModel {
       if (!lens.startsWith(`${CROSS_EXAMINATION_LENS}-`)) {
         return answer(renderLensAnswer("Minor issues", script[modelId] ?? [], "Reviewed."));
       }
-      const claim = request.messages.at(-1)?.content ?? "";
+      // The claim comes first; a same-defect question adds the challenger's own claim after it.
+      const [claim = "", ownPart] = (request.messages.at(-1)?.content ?? "").split(
+        OWN_FINDING_LABEL,
+      );
       const titles = Object.values(script)
         .flat()
         .map((finding) => finding.title);
-      const title =
-        titles.find((each) => claim.includes(`Title: ${each}`)) ??
-        titles.find((each) => claim.includes(each));
+      const titleIn = (text: string) =>
+        titles.find((each) => text.includes(`Title: ${each}`)) ??
+        titles.find((each) => text.includes(each));
+      const title = titleIn(claim);
+      const own = ownPart === undefined ? undefined : (titleIn(ownPart) ?? "?");
       asked.push(
         script === SCRIPT
           ? `${modelId}: ${claim.includes(CONFIRMED.title) ? "retry" : "token"}`
           : `${modelId}: ${title ?? "?"}`,
       );
-      const verdict = judge(modelId, title ?? claim);
+      const verdict = judge(modelId, title ?? claim, own);
       return answer(
         `Checked.\n\n\`\`\`gadfly-challenge\n${JSON.stringify({ verdict, reason: `${modelId} read the code`, checked: `${FILE}:4` })}\n\`\`\``,
       );
@@ -208,7 +216,9 @@ async function review(prepare?: (roundId: string) => Promise<void>) {
     .comments(pr)
     .map((comment) => comment.body)
     .find((body) => body.includes("<!-- gadfly-consensus"));
-  return { roundId: round.id, inline, consensus };
+  const published = (await store.previousRound({ owner: "octo-org", repo: "api" }, pr.number, 99))
+    ?.findings;
+  return { roundId: round.id, inline, consensus, published: published ?? [] };
 }
 
 describe("cross-examination", () => {
@@ -330,5 +340,44 @@ describe("an unsure merge is settled claim by claim", () => {
     for (const comment of inline) expect(comment.body).not.toContain(falseHigh);
     expect(consensus).toContain("1 disputed");
     expect(consensus).toContain(falseHigh);
+  });
+});
+
+describe("an unsure merge of two real but different problems", () => {
+  it("asks each member whether the other's claim is its own defect, and publishes two rows", async () => {
+    script = neighbourScript();
+    // Every finding is real. A member asked "the same defect as yours?" says so only when the
+    // two carry one label; asked only whether a problem exists, it confirms (it is real).
+    const labelOf = (title: string) =>
+      NEIGHBOURS?.findings.find((finding) => finding.title === title)?.cluster;
+    const questions: string[] = [];
+    judge = (model, title, own) => {
+      questions.push(`${model}: ${own === undefined ? "exists" : "same"}`);
+      if (own === undefined) return "confirm";
+      return labelOf(title) === labelOf(own) ? "confirm" : "unsure";
+    };
+    const { published, consensus } = await review();
+    const falseHigh = neighbourTitle("lone-high");
+    const capTitles = (NEIGHBOURS?.findings ?? [])
+      .filter((finding) => finding.cluster === "cap")
+      .map((finding) => finding.title);
+    // The weak merge put the rate claim (m3) with the clamp claims (m1, m2); each was asked of
+    // the others as "the same defect as yours?", since each of them had a claim in it.
+    expect(asked.filter((entry) => entry.endsWith(`: ${falseHigh}`)).sort()).toEqual([
+      `m1: ${falseHigh}`,
+      `m2: ${falseHigh}`,
+    ]);
+    expect(questions).toContain("m1: same");
+    // Two rows: the clamp problem agreed by its two reporters, the rate problem on its own
+    // (confirmed by nobody as the same defect: not joined, not disputed).
+    const rate = published.filter((finding) => finding.title === falseHigh);
+    expect(rate).toHaveLength(1);
+    expect(rate[0]?.detail?.models).toEqual(["m3"]);
+    expect(rate[0]?.detail?.confirmedBy ?? []).toEqual([]);
+    const clamp = published.filter((finding) => capTitles.includes(finding.title));
+    expect(clamp).toHaveLength(1);
+    expect(clamp[0]?.detail?.models.slice().sort()).toEqual(["m1", "m2"]);
+    expect(clamp[0]?.detail?.unsure).toBeUndefined();
+    expect(consensus).not.toContain("disputed");
   });
 });
