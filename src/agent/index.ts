@@ -12,6 +12,19 @@ export {
   type ChallengeOutcome,
   challengeFinding,
 } from "./challenge-finding.js";
+export {
+  type ChangeSummary,
+  type FileGroup,
+  parseSummaryAnswer,
+  SUMMARY_LIMITS,
+} from "./parse-summary-answer.js";
+export {
+  SUMMARY_PROMPT_BOUNDS,
+  type SummaryInput,
+  type SummaryOutcome,
+  summarizePullRequest,
+  summaryPrompt,
+} from "./summarize-pull-request.js";
 export type { LensEvent } from "./lens-event.js";
 export type { LensFailover } from "./lens-failover.js";
 export type { LensReport } from "./lens-report.js";

@@ -1,4 +1,5 @@
 import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
+import { type SummaryView, summaryView } from "./summary-view.js";
 import { SEVERITY_RANK } from "../findings/index.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type CoverageView, coverageView } from "./coverage-view.js";
@@ -52,6 +53,8 @@ interface RowTable {
 
 export interface ConsensusView extends CoverageView, HeldBackView {
   meta: string | null;
+  /** The summary section (one model's description of the change); null when it is off. */
+  summary: SummaryView | null;
   modelCount: number;
   noModel: boolean;
   /** Lens reviews that did not complete (failed or cancelled), and all of them: a partial review says so. */
@@ -164,6 +167,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     singleModel,
     disputed: rows((c) => c.disputed === true, false),
     heldBackByDismissals: consensus.heldBackByDismissals ?? 0,
+    summary: summaryView(consensus, { timed: options.timed !== false }),
     ...coverageView(consensus, rowLimit),
     ...heldBackView(consensus, rowLimit),
     usage:

@@ -28,6 +28,7 @@ export {
   conventionText,
 } from "./repository-conventions.js";
 export { type ChangeToReview, type ReviewChangeResult, reviewChange } from "./review-change.js";
+export { SUMMARY_LENS, type SummaryRecord } from "./summary-phase.js";
 export { reviewRound } from "./review-round.js";
 export { createReviewerLimiter, type ReviewerLimiter } from "./reviewer-limiter.js";
 export { RoundLease } from "./round-lease.js";

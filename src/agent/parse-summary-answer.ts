@@ -1,0 +1,108 @@
+/*
+ * A model's summary of a pull request, read as data: a few lines of what the change does and
+ * its files grouped by what they do. Everything in it is the model's (and so, through the PR
+ * text it read, possibly the author's): bounded, stripped of links, and never a verdict.
+ */
+
+/** What a summary may hold, and what an answer may be before it is refused as over-long. */
+export const SUMMARY_LIMITS = {
+  answerChars: 8_000,
+  lines: 5,
+  lineChars: 240,
+  groups: 8,
+  labelChars: 60,
+} as const;
+
+export interface FileGroup {
+  label: string;
+  /** Changed files only, each in at most one group, in the order the model named them. */
+  files: string[];
+}
+
+export interface ChangeSummary {
+  lines: string[];
+  groups: FileGroup[];
+  /** Lines left out because they claimed a verdict (the verdict is computed, never the model's). */
+  verdictLinesDropped: number;
+}
+
+export type SummaryParse = { ok: true; summary: ChangeSummary } | { ok: false; problem: string };
+
+/**
+ * A line that claims an outcome of the review: approval, "no issues", safe to merge. The
+ * summary describes the change; whether it has problems is the consensus's to say.
+ */
+const VERDICT_CLAIM =
+  /\b(?:approv\w*|lgtm|verdict|merge[- ]?(?:able|ready)|ready to (?:merge|ship)|safe to (?:merge|ship|deploy)|(?:no|zero|without) (?:\w+ )?(?:issues?|problems?|bugs?|findings?|concerns?|vulnerabilit\w*|defects?)|looks? (?:good|fine|correct|great)|nothing to (?:fix|flag|report)|(?:is|are) (?:correct|safe|clean|secure|bug-?free)|bug-?free|well[- ]tested|should (?:be merged|pass))\b/i;
+/** Bare URLs and autolinks: a description of the change links nowhere. */
+const URL = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S*/gi;
+
+/**
+ * Reads the `SUMMARY:` and `FILES:` sections of a summary answer. Refuses an answer over
+ * SUMMARY_LIMITS.answerChars, one without a summary line, and one whose every line claimed a
+ * verdict; a group naming no changed file is left out.
+ */
+export function parseSummaryAnswer(text: string, changed: readonly string[]): SummaryParse {
+  if (text.length > SUMMARY_LIMITS.answerChars) {
+    return { ok: false, problem: `the answer was over ${SUMMARY_LIMITS.answerChars} characters` };
+  }
+  const known = new Set(changed);
+  const placed = new Set<string>();
+  const lines: string[] = [];
+  const groups: FileGroup[] = [];
+  let section: "none" | "summary" | "files" = "none";
+  let dropped = 0;
+  for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
+    const line = raw.trim();
+    const heading = /^(?:#+\s*)?\**\s*(summary|files)\s*\**\s*:?\s*\**$/i.exec(line);
+    if (heading !== null) {
+      section = heading[1]?.toLowerCase() === "summary" ? "summary" : "files";
+      continue;
+    }
+    const item = /^(?:[-*•]|\d+[.)])\s+(.*)$/.exec(line)?.[1]?.trim();
+    if (item === undefined || item === "") continue;
+    if (section === "summary") {
+      if (VERDICT_CLAIM.test(item)) dropped++;
+      else if (lines.length < SUMMARY_LIMITS.lines) lines.push(cleanLine(item));
+    } else if (section === "files" && groups.length < SUMMARY_LIMITS.groups) {
+      const group = fileGroup(item, known, placed);
+      if (group === "verdict") dropped++;
+      else if (group !== null) groups.push(group);
+    }
+  }
+  if (lines.length === 0) {
+    return {
+      ok: false,
+      problem:
+        dropped > 0
+          ? "the answer stated a verdict instead of describing the change"
+          : "the answer had no SUMMARY section with a line of description",
+    };
+  }
+  return { ok: true, summary: { lines, groups, verdictLinesDropped: dropped } };
+}
+
+/** `label: path, path` with only changed files not placed yet; null when none is left. */
+function fileGroup(
+  item: string,
+  known: ReadonlySet<string>,
+  placed: Set<string>,
+): FileGroup | "verdict" | null {
+  const colon = item.indexOf(":");
+  if (colon <= 0) return null;
+  const label = item.slice(0, colon);
+  if (VERDICT_CLAIM.test(label)) return "verdict";
+  const files = item
+    .slice(colon + 1)
+    .split(/[,\s]+/)
+    .map((path) => path.replace(/^[`'"]+|[`'",;.]+$/g, ""))
+    .filter((path) => known.has(path) && !placed.has(path));
+  if (files.length === 0) return null;
+  for (const file of files) placed.add(file);
+  return { label: cleanLine(label, SUMMARY_LIMITS.labelChars), files };
+}
+
+function cleanLine(text: string, max: number = SUMMARY_LIMITS.lineChars): string {
+  const flat = text.replace(URL, "(link removed)").replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
