@@ -131,8 +131,7 @@ async function reviewChangeWith(
   // they reached: a summary never costs what the budget refused the reviewers.
   const summary = await runSummaryPhase(
     { subject, change, runtime, journal },
-    reports,
-    reached || examined.status.budget?.reached !== undefined,
+    { reports, sessions: records, reached: examined.status.budget?.reached ?? null },
   );
   const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
     round: subject.round,

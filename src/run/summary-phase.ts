@@ -1,3 +1,9 @@
+import {
+  addUsageFigures,
+  budgetReached,
+  type ChallengeSpend,
+  roundUsage,
+} from "../accounting/index.js";
 import type { ChangeSummary, LensReport } from "../agent/index.js";
 import { publicFailureReason, summarizePullRequest } from "../agent/index.js";
 import type { Usage } from "../llm/index.js";
@@ -24,19 +30,27 @@ const SUMMARY_TIMEOUT_SECONDS = 120;
 /**
  * The round's summary of the change (on unless the plan says `summary: false`): one call to the
  * plan's first model that completed a lens, on what the reviewers were given, under the same
- * limiter. Skipped when no model completed, when a budget cap was reached, or when off (null).
- * Never throws: a failed call is a record with its reason.
+ * limiter. Skipped when no model completed, when a budget cap was reached (during the lenses, or
+ * by what the round spent until now), or when off (null). Never throws: a failed call is a
+ * record with its reason.
  */
 export async function runSummaryPhase(
   request: RoundRequest<ChangeSet>,
-  reports: readonly LensReport[],
-  capReached: boolean,
+  ended: {
+    reports: readonly LensReport[];
+    /** The round's other sessions (challenges): their spend counts against the caps. */
+    sessions: readonly ChallengeSpend[];
+    /** The cap the lenses reached, in words; null when none was. */
+    reached: string | null;
+  },
 ): Promise<SummaryRecord | null> {
   const { subject, change, runtime } = request;
+  const { reports } = ended;
   if (subject.plan.summary !== true) return null;
   if (runtime.signal.aborted) return { outcome: "skipped", model: null, reason: "the round stopped" };
-  if (capReached) {
-    return { outcome: "skipped", model: null, reason: "a budget cap was reached" };
+  const cap = ended.reached ?? (await capReached(request, reports, ended.sessions));
+  if (cap !== null) {
+    return { outcome: "skipped", model: null, reason: `a budget cap was reached (${cap})` };
   }
   const writer = subject.plan.models.find((model) =>
     reports.some((report) => report.model === model.id && report.outcome === "done"),
@@ -85,4 +99,21 @@ export async function runSummaryPhase(
     groups: outcome.summary.groups.map((group) => ({ ...group, label: redact(group.label) })),
   };
   return { outcome: "written", model: writer.id, summary, ...cost };
+}
+
+/** A cap the round's spend until now reached (the round's, the installation's today), or null. */
+async function capReached(
+  request: RoundRequest<ChangeSet>,
+  reports: readonly LensReport[],
+  sessions: readonly ChallengeSpend[],
+): Promise<string | null> {
+  const { plan } = request.subject;
+  const budget = plan.budget;
+  if (budget === undefined) return null;
+  const round = roundUsage({ reports, challenges: sessions, pricing: plan.pricing }).total;
+  const daily = budget.dailyTokens !== undefined || budget.dailyCostUsd !== undefined;
+  const dailySpend = request.runtime.dailySpend;
+  const today =
+    daily && dailySpend !== undefined ? addUsageFigures(await dailySpend(), round) : undefined;
+  return budgetReached(budget, { round, ...(today === undefined ? {} : { today }) });
 }
