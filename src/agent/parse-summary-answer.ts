@@ -53,14 +53,17 @@ export function parseSummaryAnswer(text: string, changed: readonly string[]): Su
   let section: "none" | "summary" | "files" = "none";
   let dropped = 0;
   for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
-    const line = raw.trim();
-    const heading = /^(?:#+\s*)?\**\s*(summary|files)\s*\**\s*:?\s*\**$/i.exec(line);
+    let line = raw.trim();
+    // `SUMMARY:`, `## Files`, `**Summary:** text on the same line`.
+    const heading = /^(?:#+\s*)?\**\s*(summary|files)\s*\**\s*:\s*\**\s*(.*)$|^(?:#+\s*)?\**\s*(summary|files)\s*\**$/i.exec(line);
     if (heading !== null) {
-      section = heading[1]?.toLowerCase() === "summary" ? "summary" : "files";
-      continue;
+      const name = (heading[1] ?? heading[3] ?? "").toLowerCase();
+      section = name === "summary" ? "summary" : "files";
+      line = heading[2] ?? "";
     }
-    const item = /^(?:[-*•]|\d+[.)])\s+(.*)$/.exec(line)?.[1]?.trim();
-    if (item === undefined || item === "") continue;
+    // A bullet, a number, or a plain line: models format lists as they like.
+    const item = (/^(?:[-*•]|\d+[.)])\s+(.*)$/.exec(line)?.[1] ?? line).trim();
+    if (item === "" || /^`{3,}/.test(item)) continue;
     if (section === "summary") {
       if (VERDICT_CLAIM.test(item)) dropped++;
       else if (lines.length < SUMMARY_LIMITS.lines) lines.push(cleanLine(item));
@@ -103,6 +106,15 @@ function fileGroup(
 }
 
 function cleanLine(text: string, max: number = SUMMARY_LIMITS.lineChars): string {
-  const flat = text.replace(URL, "(link removed)").replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  // Bold markers a model adds out of habit would show as asterisks once escaped.
+  const flat = text
+    .replace(URL, "(link removed)")
+    .replace(/\*\*|__/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (flat.length <= max) return flat;
+  let end = max - 1;
+  const code = flat.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${flat.slice(0, end)}…`;
 }

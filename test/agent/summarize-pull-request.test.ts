@@ -174,6 +174,22 @@ describe("parseSummaryAnswer (hostile answers)", () => {
     ]);
   });
 
+  it("reads plain lines and a section's text on its heading's line", () => {
+    expect(
+      parseSummaryAnswer(
+        "Here is the summary.\n**Summary:** Adds **cursor** pagination.\nIt also tests it.\nFiles: API: src/api/users.ts\n",
+        FILES,
+      ),
+    ).toEqual({
+      ok: true,
+      summary: {
+        lines: ["Adds cursor pagination.", "It also tests it."],
+        groups: [{ label: "API", files: ["src/api/users.ts"] }],
+        verdictLinesDropped: 0,
+      },
+    });
+  });
+
   it("removes links the model writes", () => {
     const parsed = parseSummaryAnswer(
       "SUMMARY:\n- See https://evil.example/pwn and www.evil.example for details.\n",
