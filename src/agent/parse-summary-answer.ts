@@ -99,9 +99,13 @@ function fileGroup(
     .slice(colon + 1)
     .split(/[,\s]+/)
     .map((path) => path.replace(/^[`'"]+|[`'",;.]+$/g, ""))
-    .filter((path) => known.has(path) && !placed.has(path));
+    .filter((path) => {
+      // Each changed file once, in the first group that names it.
+      if (!known.has(path) || placed.has(path)) return false;
+      placed.add(path);
+      return true;
+    });
   if (files.length === 0) return null;
-  for (const file of files) placed.add(file);
   return { label: cleanLine(label, SUMMARY_LIMITS.labelChars), files };
 }
 

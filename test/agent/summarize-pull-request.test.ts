@@ -57,7 +57,8 @@ describe("the summary prompt", () => {
       SUMMARY_PROMPT_BOUNDS.totalChars,
     );
     expect(SUMMARY_PROMPT_BOUNDS.totalChars).toBe(24_000);
-    expect(prompt).toContain("more files");
+    // The list says how many files there were, even when their paths fill its bound.
+    expect(prompt).toContain("Changed files (5000)");
   });
 
   it("gives the diff what the rest leaves, as untrusted data", () => {
@@ -155,7 +156,7 @@ describe("parseSummaryAnswer (hostile answers)", () => {
   it("keeps only changed files, each once, and bounds lines, groups and lengths", () => {
     const many = [
       "## Summary",
-      ...Array.from({ length: 20 }, (_, index) => `- Line ${index} ${"w".repeat(400)}`),
+      ...Array.from({ length: 20 }, (_, index) => `- Line ${index} ${"w".repeat(260)}`),
       "**Files:**",
       "- Made up: /etc/passwd, ../secret.ts",
       "- Users: `src/api/users.ts`, src/api/users.ts",

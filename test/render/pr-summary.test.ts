@@ -81,7 +81,13 @@ describe("the summary section of the consensus comment", () => {
     const part = section(body);
     const html = markdown.render(part);
     expect(html).not.toMatch(/<h[1-6]|<a |<img|<b>|<strong>bold|<em>em|<code>code|<ol|<blockquote/);
-    expect(liveMarkup(part)).toEqual({ images: [], html: [], hiddenLinks: [] });
+    const live = liveMarkup(part);
+    // Our own `<sub>` note aside, nothing is live.
+    expect({ ...live, html: live.html.filter((tag) => !/^<\/?sub>$/.test(tag)) }).toEqual({
+      images: [],
+      html: [],
+      hiddenLinks: [],
+    });
     expect(part).not.toContain("<!-- gadfly");
     expect(part).not.toMatch(/@octo-org\/admins/);
     // Each line still reads as the model wrote it.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadLenses } from "../../src/agent/load-lenses.js";
 import type { ReviewPlan } from "../../src/config/resolve-review-plan.js";
 import { parseUnifiedDiff } from "../../src/diff/parse-unified-diff.js";
-import type { ChatModel, ChatRequest } from "../../src/llm/index.js";
+import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
 import { reviewChange } from "../../src/run/review-change.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
 import { SUMMARY_LENS } from "../../src/run/summary-phase.js";
@@ -130,7 +130,7 @@ describe("the round's summary", () => {
     const off = await round(plan({ summary: false }));
     expect(off.summaries).toEqual([]);
     expect(off.result.consensus.summary).toBeUndefined();
-    const capped = await round(plan({ budget: { roundTokens: 100 } as ReviewPlan["budget"] }));
+    const capped = await round(plan({ budget: { roundTokens: 100 } }));
     expect(capped.summaries).toEqual([]);
     expect(capped.result.consensus.summary).toEqual({
       state: "unavailable",
