@@ -107,7 +107,7 @@ describe("the PR summary, published", { timeout: 120_000 }, () => {
     expect(summary).toBeGreaterThan(verdict);
     expect(tables === -1 ? Number.POSITIVE_INFINITY : tables).toBeGreaterThan(summary);
     expect(body).toContain(
-      "- Reads the V8 setting from the environment as JSON in src/values\\.ts\\.",
+      "- Reads the V8 setting from the environment as JSON in src\\/values\\.ts\\.",
     );
     // Only the changed file is grouped; the one the model made up is not.
     expect(body).toContain("- Configuration values: `src/values.ts` — ⚠️ 1 finding, most severe");
