@@ -12,12 +12,19 @@ export {
   type ChallengeOutcome,
   challengeFinding,
 } from "./challenge-finding.js";
+export type { LensEvent } from "./lens-event.js";
+export type { LensFailover } from "./lens-failover.js";
+export type { LensReport } from "./lens-report.js";
+export type { LensDefinition } from "./load-lenses.js";
+export { loadLenses } from "./load-lenses.js";
 export {
   type ChangeSummary,
   type FileGroup,
   parseSummaryAnswer,
   SUMMARY_LIMITS,
 } from "./parse-summary-answer.js";
+export { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
+export { reviewLens } from "./review-lens.js";
 export {
   SUMMARY_PROMPT_BOUNDS,
   type SummaryInput,
@@ -25,12 +32,5 @@ export {
   summarizePullRequest,
   summaryPrompt,
 } from "./summarize-pull-request.js";
-export type { LensEvent } from "./lens-event.js";
-export type { LensFailover } from "./lens-failover.js";
-export type { LensReport } from "./lens-report.js";
-export type { LensDefinition } from "./load-lenses.js";
-export { loadLenses } from "./load-lenses.js";
-export { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
-export { reviewLens } from "./review-lens.js";
 export type { ChangedFiles } from "./tools/repo-tool.js";
 export { Workspace } from "./workspace.js";

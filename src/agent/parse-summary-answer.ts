@@ -55,7 +55,10 @@ export function parseSummaryAnswer(text: string, changed: readonly string[]): Su
   for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
     let line = raw.trim();
     // `SUMMARY:`, `## Files`, `**Summary:** text on the same line`.
-    const heading = /^(?:#+\s*)?\**\s*(summary|files)\s*\**\s*:\s*\**\s*(.*)$|^(?:#+\s*)?\**\s*(summary|files)\s*\**$/i.exec(line);
+    const heading =
+      /^(?:#+\s*)?\**\s*(summary|files)\s*\**\s*:\s*\**\s*(.*)$|^(?:#+\s*)?\**\s*(summary|files)\s*\**$/i.exec(
+        line,
+      );
     if (heading !== null) {
       const name = (heading[1] ?? heading[3] ?? "").toLowerCase();
       section = name === "summary" ? "summary" : "files";

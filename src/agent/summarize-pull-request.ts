@@ -128,7 +128,10 @@ export function summaryPrompt(input: SummaryInput): string {
   const head = [
     fenceUntrusted("Title", cut(input.title, bounds.titleChars)),
     fenceUntrusted("Description", cut(input.description, bounds.descriptionChars)),
-    fenceUntrusted(`Changed files (${input.files.length})`, cut(listed.join("\n"), bounds.listChars)),
+    fenceUntrusted(
+      `Changed files (${input.files.length})`,
+      cut(listed.join("\n"), bounds.listChars),
+    ),
   ].join("\n\n");
   const withDiff = (chars: number) =>
     `${head}\n\n${fenceUntrusted("The diff's start", cut(input.packedDiff, chars), "diff")}`;

@@ -143,7 +143,10 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
   );
   const { lenses } = planned;
   // A local run's summary is asked for (`summary: true` in the config): the user knows the change.
-  const plan = { ...planned.plan, summary: planned.plan.summary === true && config.summary === true };
+  const plan = {
+    ...planned.plan,
+    summary: planned.plan.summary === true && config.summary === true,
+  };
   requireKeys(
     config,
     plan.models.map((model) => model.provider),

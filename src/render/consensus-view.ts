@@ -1,5 +1,4 @@
 import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
-import { type SummaryView, summaryView } from "./summary-view.js";
 import { SEVERITY_RANK } from "../findings/index.js";
 import { type ComparisonView, comparisonView } from "./comparison-view.js";
 import { type CoverageView, coverageView } from "./coverage-view.js";
@@ -8,6 +7,7 @@ import { allFindingsHandoff } from "./fix-handoff.js";
 import { type HeldBackView, heldBackView } from "./held-back-view.js";
 import type { LensMetadata } from "./lens-metadata.js";
 import { type ModelView, modelView, noVerdictLabel } from "./model-view.js";
+import { type SummaryView, summaryView } from "./summary-view.js";
 import { roundUsageLine } from "./usage-line.js";
 
 export interface ConsensusViewOptions {

@@ -81,7 +81,8 @@ export function summaryView(
 function findingsNote(clusters: readonly Cluster[]): string | null {
   if (clusters.length === 0) return null;
   const worst = clusters.reduce<Severity>(
-    (top, cluster) => (SEVERITY_RANK[cluster.severity] > SEVERITY_RANK[top] ? cluster.severity : top),
+    (top, cluster) =>
+      SEVERITY_RANK[cluster.severity] > SEVERITY_RANK[top] ? cluster.severity : top,
     clusters[0]?.severity ?? "nit",
   );
   const count = clusters.length === 1 ? "1 finding" : `${clusters.length} findings`;

@@ -340,7 +340,14 @@ function withCoverage(
 /** The summary's spend, counted in the round's usage as its own phase. */
 function summarySpend(summary: SummaryRecord | null): ChallengeSpend[] {
   if (summary === null || summary.model === null) return [];
-  return [{ model: summary.model, usage: summary.usage, durationMs: summary.durationMs, phase: "summary" }];
+  return [
+    {
+      model: summary.model,
+      usage: summary.usage,
+      durationMs: summary.durationMs,
+      phase: "summary",
+    },
+  ];
 }
 
 /** The consensus with the summary, or the reason it is unavailable (nothing when it is off). */

@@ -47,7 +47,8 @@ export async function runSummaryPhase(
   const { subject, change, runtime } = request;
   const { reports } = ended;
   if (subject.plan.summary !== true) return null;
-  if (runtime.signal.aborted) return { outcome: "skipped", model: null, reason: "the round stopped" };
+  if (runtime.signal.aborted)
+    return { outcome: "skipped", model: null, reason: "the round stopped" };
   const cap = ended.reached ?? (await capReached(request, reports, ended.sessions));
   if (cap !== null) {
     return { outcome: "skipped", model: null, reason: `a budget cap was reached (${cap})` };
@@ -82,7 +83,9 @@ export async function runSummaryPhase(
     }, runtime.signal)
     .catch((error: unknown) => ({
       outcome: runtime.signal.aborted ? ("cancelled" as const) : ("failed" as const),
-      reason: runtime.signal.aborted ? "cancelled" : `could not start: ${publicFailureReason(error)}`,
+      reason: runtime.signal.aborted
+        ? "cancelled"
+        : `could not start: ${publicFailureReason(error)}`,
       usage: { inputTokens: 0, outputTokens: 0 },
     }));
   const cost = {

@@ -16,7 +16,8 @@ const input = (overrides: Partial<SummaryInput> = {}): SummaryInput => ({
   title: "Paginate the users endpoint",
   description: "Adds a cursor to GET /users.",
   files: FILES.map((path) => ({ path, status: "modified", additions: 10, deletions: 2 })),
-  packedDiff: "diff --git a/src/api/users.ts b/src/api/users.ts\n+const cursor = req.query.cursor;\n",
+  packedDiff:
+    "diff --git a/src/api/users.ts b/src/api/users.ts\n+const cursor = req.query.cursor;\n",
   ...overrides,
 });
 
@@ -109,7 +110,10 @@ describe("summarizePullRequest", () => {
     const long = await run(
       scriptedChatModel([{ text: `SUMMARY:\n- ${"a".repeat(SUMMARY_LIMITS.answerChars)}` }]),
     );
-    expect(long).toMatchObject({ outcome: "failed", reason: "the answer was over 8000 characters" });
+    expect(long).toMatchObject({
+      outcome: "failed",
+      reason: "the answer was over 8000 characters",
+    });
     const failing = await run(
       scriptedChatModel([
         () => {

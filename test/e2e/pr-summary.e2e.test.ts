@@ -84,7 +84,9 @@ describe("the PR summary, published", { timeout: 120_000 }, () => {
       "[summary-fails]": {
         findings,
         intercept: (request) =>
-          request.lens === SUMMARY_LENS ? { error: 400, body: { error: "bad request" } } : undefined,
+          request.lens === SUMMARY_LENS
+            ? { error: 400, body: { error: "bad request" } }
+            : undefined,
       },
     });
     stack.github.addRepo({ owner: REPO.owner, name: REPO.repo, ownerType: "Organization" });
@@ -135,7 +137,8 @@ describe("the PR summary, published", { timeout: 120_000 }, () => {
     const summaries = [...calls].filter(([key]) => key.endsWith(`/${SUMMARY_LENS}`));
     expect(summaries).toEqual([[`${MODELS[0].id}/${SUMMARY_LENS}`, 1]]);
     const request = stack.ollama.requests.find(
-      (entry) => entry.lens === SUMMARY_LENS && JSON.stringify(entry.messages).includes("[summary-hostile]"),
+      (entry) =>
+        entry.lens === SUMMARY_LENS && JSON.stringify(entry.messages).includes("[summary-hostile]"),
     );
     // One bounded prompt, no tools: not a second read of the change.
     expect(request?.tools ?? []).toEqual([]);

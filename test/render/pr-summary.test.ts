@@ -15,7 +15,12 @@ function consensusWith(summary: ConsensusSummary | undefined): Consensus {
   const finding = (model: string) =>
     makeFinding({ model, severity: "high", file: "src/api/users.ts", title: "Cursor not checked" });
   return {
-    models: ["m1", "m2"].map((model) => ({ model, provider: "p", verdict: "Significant issues", lenses: [] })),
+    models: ["m1", "m2"].map((model) => ({
+      model,
+      provider: "p",
+      verdict: "Significant issues",
+      lenses: [],
+    })),
     modelCount: 2,
     verdict: "Significant issues",
     clusters: [cluster("f1", [finding("m1"), finding("m2")])],
@@ -23,7 +28,12 @@ function consensusWith(summary: ConsensusSummary | undefined): Consensus {
     usage: roundUsage({
       reports: [],
       challenges: [
-        { model: "m1", usage: { inputTokens: 4_000, outputTokens: 300 }, durationMs: 2_000, phase: "summary" },
+        {
+          model: "m1",
+          usage: { inputTokens: 4_000, outputTokens: 300 },
+          durationMs: 2_000,
+          phase: "summary",
+        },
       ],
     }),
     ...(summary === undefined ? {} : { summary }),
@@ -51,7 +61,9 @@ const HOSTILE: ConsensusSummary = {
   groups: [
     {
       label: "<b>API</b> [x](https://e.example)",
-      files: Array.from({ length: 9 }, (_, index) => `src/api/f${index}.ts`).concat("src/api/users.ts"),
+      files: Array.from({ length: 9 }, (_, index) => `src/api/f${index}.ts`).concat(
+        "src/api/users.ts",
+      ),
     },
   ],
   verdictLinesDropped: 2,
@@ -73,7 +85,9 @@ describe("the summary section of the consensus comment", () => {
     expect(body.indexOf("| | Finding |")).toBeGreaterThan(summary);
     expect(section(body)).toContain("not a review verdict · 4k tokens in · 300 out");
     expect(section(body)).toContain("- Adds cursor pagination\\.");
-    expect(section(body)).toContain("- API handlers: `src/api/users.ts` — ⚠️ 1 finding, most severe 🔴 high");
+    expect(section(body)).toContain(
+      "- API handlers: `src/api/users.ts` — ⚠️ 1 finding, most severe 🔴 high",
+    );
   });
 
   it("renders the model's text as plain words: no heading, link, image, HTML, mention or marker", () => {
@@ -100,8 +114,14 @@ describe("the summary section of the consensus comment", () => {
   });
 
   it("says the summary is unavailable and why, and renders nothing when it is off", () => {
-    const unavailable = render({ state: "unavailable", model: "m1", reason: "the model timed out" });
-    expect(section(unavailable)).toContain("**📝 Summary unavailable** — the model timed out · 4k tokens in");
+    const unavailable = render({
+      state: "unavailable",
+      model: "m1",
+      reason: "the model timed out",
+    });
+    expect(section(unavailable)).toContain(
+      "**📝 Summary unavailable** — the model timed out · 4k tokens in",
+    );
     expect(unavailable).toContain("Cursor not checked");
     expect(render(undefined)).not.toContain("📝");
   });

@@ -108,7 +108,9 @@ describe("the round's summary", () => {
     });
     const usage = result.consensus.usage;
     expect(usage?.phases.summary).toMatchObject({ inputTokens: 700, outputTokens: 40 });
-    expect(usage?.models.find((model) => model.model === "writer")?.phases.summary.inputTokens).toBe(700);
+    expect(
+      usage?.models.find((model) => model.model === "writer")?.phases.summary.inputTokens,
+    ).toBe(700);
     expect(usage?.total.inputTokens).toBe(
       (usage?.phases.review.inputTokens ?? 0) + (usage?.phases.summary.inputTokens ?? 0),
     );
