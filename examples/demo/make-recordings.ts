@@ -35,6 +35,7 @@ import {
 import { writeRecording } from "../../src/llm/providers/replay/write-recording.js";
 import { challengeSessionLens } from "../../src/run/cross-examination-phase.js";
 import { fallbackSessionLens } from "../../src/run/review-lens-chain.js";
+import { SUMMARY_LENS } from "../../src/run/summary-phase.js";
 
 const GLM = "glm-5.2:cloud";
 const KIMI = "kimi-k2.6:cloud";
@@ -946,6 +947,18 @@ function usage(
 }
 
 /** A session opens with the system text and two user messages (build-review-prompt.ts, build-verify-prompt.ts). */
+const SUMMARY_ANSWER = [
+  "SUMMARY:",
+  "- Adds a POST /webhooks/payhook endpoint that receives PayHook payment notifications.",
+  "- Verifies each delivery's HMAC-SHA256 signature over the timestamp and raw body, and rejects old events.",
+  "- Deduplicates retried deliveries by event id and marks the invoice paid on payment.succeeded.",
+  "- Adds the PAYHOOK_WEBHOOK_SECRET setting.",
+  "FILES:",
+  `- Webhook handling: ${HANDLER_FILE}, ${VERIFY_FILE}`,
+  `- Server wiring and settings: ${SERVER_FILE}, ${CONFIG_FILE}`,
+  "- Documentation: README.md",
+].join("\n");
+
 const REVIEW_OPENING_MESSAGES = 3;
 /** A cross-examination opens with its system prompt and the claim (challenge-finding.ts). */
 const CHALLENGE_OPENING_MESSAGES = 2;
@@ -1061,4 +1074,11 @@ for (const { finding, answers } of challenges) {
     written += 1;
   }
 }
+// The round's summary (src/agent/summarize-pull-request.ts): one tool-free answer by the first
+// model that completed a lens, from a system text and one user message.
+await writeRecording(
+  recordingPath(directory, GLM, SUMMARY_LENS),
+  toRecording(GLM, SUMMARY_LENS, { kind: "chat", review: [{ text: SUMMARY_ANSWER }] }, 2),
+);
+written += 1;
 console.log(`wrote ${written} recordings to ${directory}`);

@@ -4,7 +4,7 @@ import type { Usage } from "../llm/index.js";
 import { addUsageFigures, noUsage, type UsageFigures, usageFigures } from "./usage-figures.js";
 
 /** The phases a round pays for. */
-export const USAGE_PHASES = ["review", "verify", "cross-examination"] as const;
+export const USAGE_PHASES = ["review", "verify", "cross-examination", "summary"] as const;
 export type UsagePhase = (typeof USAGE_PHASES)[number];
 
 /** What one model spent in a round, per phase and per lens. */
@@ -28,6 +28,8 @@ export interface ChallengeSpend {
   model: string;
   usage?: Usage | undefined;
   durationMs?: number | undefined;
+  /** Absent: a challenge or re-check; `summary`: the round's one summary call. */
+  phase?: "cross-examination" | "summary" | undefined;
 }
 
 const NONE: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -48,7 +50,12 @@ export function roundUsage(input: {
     if (found === undefined) {
       found = {
         model,
-        phases: { review: noUsage(), verify: noUsage(), "cross-examination": noUsage() },
+        phases: {
+          review: noUsage(),
+          verify: noUsage(),
+          "cross-examination": noUsage(),
+          summary: noUsage(),
+        },
         lenses: [],
         total: noUsage(),
       };
@@ -80,7 +87,7 @@ export function roundUsage(input: {
   for (const challenge of input.challenges ?? []) {
     add(
       entry(challenge.model),
-      "cross-examination",
+      challenge.phase ?? "cross-examination",
       usageFigures(challenge.usage ?? NONE, challenge.durationMs ?? 0, pricing[challenge.model]),
     );
   }
@@ -89,6 +96,7 @@ export function roundUsage(input: {
     review: sum(models.map((model) => model.phases.review)),
     verify: sum(models.map((model) => model.phases.verify)),
     "cross-examination": sum(models.map((model) => model.phases["cross-examination"])),
+    summary: sum(models.map((model) => model.phases.summary)),
   };
   return { models, phases, total: sum(models.map((model) => model.total)) };
 }

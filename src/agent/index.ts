@@ -18,7 +18,20 @@ export type { LensFailover } from "./lens-failover.js";
 export type { LensReport } from "./lens-report.js";
 export type { LensDefinition } from "./load-lenses.js";
 export { loadLenses } from "./load-lenses.js";
+export {
+  type ChangeSummary,
+  type FileGroup,
+  parseSummaryAnswer,
+  SUMMARY_LIMITS,
+} from "./parse-summary-answer.js";
 export { publicCancelReason, publicFailureReason } from "./public-failure-reason.js";
 export { reviewLens } from "./review-lens.js";
+export {
+  SUMMARY_PROMPT_BOUNDS,
+  type SummaryInput,
+  type SummaryOutcome,
+  summarizePullRequest,
+  summaryPrompt,
+} from "./summarize-pull-request.js";
 export type { ChangedFiles } from "./tools/repo-tool.js";
 export { Workspace } from "./workspace.js";

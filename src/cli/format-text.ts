@@ -16,6 +16,7 @@ import {
 } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
 import type { LensErrorLog } from "./lens-error-log.js";
+import { summaryText } from "./summary-text.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
 export interface FormatTextOptions {
@@ -86,6 +87,7 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
     `Verdict: ${paint(consensus.verdict, "bold", VERDICT_STYLE[consensus.verdict])} · ${plural(count, "finding")} (${multi} with multi-model agreement${disputed.length === 0 ? "" : `, ${disputed.length} disputed`})`,
   );
   if (consensus.modelCount === 0) lines.push(paint("No model completed a review.", "yellow"));
+  lines.push(...summaryText(consensus.summary, (text) => paint(text, "bold")));
 
   const width = String(count).length;
   let rank = 0;

@@ -128,7 +128,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       throw new UsageError(`--replay: no such directory: ${replayDir}`);
     config = replayEverything(config, replayDir);
   }
-  const { plan, lenses } = planReview(
+  const planned = planReview(
     {
       ...config,
       review: {
@@ -141,6 +141,12 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
     await loadLenses(),
     "command line",
   );
+  const { lenses } = planned;
+  // A local run's summary is asked for (`summary: true` in the config): the user knows the change.
+  const plan = {
+    ...planned.plan,
+    summary: planned.plan.summary === true && config.summary === true,
+  };
   requireKeys(
     config,
     plan.models.map((model) => model.provider),

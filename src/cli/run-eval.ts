@@ -31,7 +31,7 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
   const env = { ...io.env };
   env.GADFLY_CONFIG = resolveCliConfigPath(options.configPath, io.env, io.cwd).path;
   const config = await loadAppConfig(env, io.cwd);
-  const { plan, lenses } = planReview(
+  const planned = planReview(
     options.concurrency === null
       ? config
       : { ...config, review: { ...config.review, concurrency: options.concurrency } },
@@ -39,6 +39,9 @@ export async function runEval(options: EvalCommandOptions, io: CliIo): Promise<n
     await loadLenses(),
     "command line",
   );
+  const { lenses } = planned;
+  // Eval scores findings against gold comments: a summary would only cost.
+  const plan = { ...planned.plan, summary: false };
   if (options.replayDir === null)
     requireKeys(
       config,

@@ -203,6 +203,11 @@ export const RepoConfig = z.strictObject({
    * directory and extension, a similar title) is held back, and the consensus counts it.
    */
   learn: z.enum(["off", "repo"]).default("off"),
+  /**
+   * One model (the first that completed the round) writes a few lines of what the PR does and
+   * its files grouped by what they do, atop the consensus comment, from what the reviewers read.
+   */
+  summary: z.boolean().default(true),
   /** Review instructions for the files their `paths` match. */
   instructions: z
     .array(RepoInstruction)

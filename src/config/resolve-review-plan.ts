@@ -33,6 +33,8 @@ export interface ReviewPlan {
   instructions: RepoInstruction[];
   /** `repo`: hold back findings like those dismissed in the repository's other PRs; absent means off. */
   learn?: "off" | "repo";
+  /** Whether one model writes the PR's summary atop the consensus; absent (a plan built by hand) means off. */
+  summary?: boolean;
   /** The app's cross-examination settings; absent (a plan built by hand) means none. */
   crossExamination?: CrossExaminationConfig;
   /**
@@ -129,6 +131,7 @@ export function resolveReviewPlan(
     publish: mergePublish(app.publish, repo.publish),
     instructions: repo.instructions,
     learn: repo.learn,
+    summary: repo.summary && app.summary !== false,
     crossExamination: app.crossExamination,
     pricing: priceTable(app.models),
     budget: app.budget,

@@ -412,6 +412,11 @@ export const AppConfig = z
     /** The default publishing policy; a repository's `publish` overrides it field by field. */
     publish: PublishPolicy.default(PublishPolicy.parse({})),
     crossExamination: CrossExaminationConfig.default(CrossExaminationConfig.parse({})),
+    /**
+     * One model's summary of the change atop the consensus comment (a repository's `summary:
+     * false` turns it off). Absent: on for the app, off for `gadfly review` (`true` turns it on).
+     */
+    summary: z.boolean().optional(),
     /** Caps on tokens and cost, and the downshift of large changes; none by default. */
     budget: BudgetConfig.default({}),
     /** Rounds of pull requests whose author cannot write to the repository; on by default. */

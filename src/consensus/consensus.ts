@@ -103,7 +103,21 @@ export interface Consensus {
   notReviewed?: readonly { path: string; reason: string }[];
   /** The lockfile check's result, when the change touches a lockfile (checkLockfiles). */
   lockfiles?: LockfileCheck;
+  /** One model's description of the change, or why there is none; absent when it is off. */
+  summary?: ConsensusSummary;
 }
+
+/** The PR's summary as one model wrote it (its text is the model's), or why it is unavailable. */
+export type ConsensusSummary =
+  | {
+      state: "written";
+      model: string;
+      lines: string[];
+      groups: { label: string; files: string[] }[];
+      /** Lines left out because they claimed a verdict. */
+      verdictLinesDropped: number;
+    }
+  | { state: "unavailable"; model: string | null; reason: string };
 
 /** A finding held back by a dismissal in another pull request (`learn: repo`), listed collapsed. */
 export interface HeldBackFinding {

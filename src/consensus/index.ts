@@ -13,6 +13,7 @@ export type { Cluster } from "./cluster.js";
 export type {
   CarriedFinding,
   Consensus,
+  ConsensusSummary,
   HeldBackFinding,
   LockfileCheck,
   LockfileNote,

@@ -7,6 +7,7 @@ import { allFindingsHandoff } from "./fix-handoff.js";
 import { type HeldBackView, heldBackView } from "./held-back-view.js";
 import type { LensMetadata } from "./lens-metadata.js";
 import { type ModelView, modelView, noVerdictLabel } from "./model-view.js";
+import { type SummaryView, summaryView } from "./summary-view.js";
 import { roundUsageLine } from "./usage-line.js";
 
 export interface ConsensusViewOptions {
@@ -57,6 +58,8 @@ interface RowTable {
 
 export interface ConsensusView extends CoverageView, HeldBackView {
   meta: string | null;
+  /** The summary section (one model's description of the change); null when it is off. */
+  summary: SummaryView | null;
   modelCount: number;
   noModel: boolean;
   /** Lens reviews that did not complete (failed or cancelled), and all of them: a partial review says so. */
@@ -178,6 +181,7 @@ export function consensusView(consensus: Consensus, options: ConsensusViewOption
     singleModel,
     disputed: rows((c) => c.disputed === true, false),
     heldBackByDismissals: consensus.heldBackByDismissals ?? 0,
+    summary: summaryView(consensus, { timed: options.timed !== false }),
     ...coverageView(consensus, rowLimit),
     ...heldBackView(consensus, rowLimit),
     usage:

@@ -2,7 +2,7 @@ import type Handlebars from "handlebars";
 import { fenceCode, fenceDiff } from "./escape/code-fence.js";
 import { fencedBlock } from "./escape/fence.js";
 import { safeUrl } from "./escape/links.js";
-import { escapeCodeSpan, escapeHtml } from "./escape/literal.js";
+import { escapeCodeSpan, escapeHtml, escapePlainText } from "./escape/literal.js";
 import { escapeMarkdownBlock } from "./escape/markdown-block.js";
 import { escapeInline } from "./escape/markdown-line.js";
 import { formatCount, formatLocation } from "./format.js";
@@ -13,6 +13,7 @@ import { formatCount, formatLocation } from "./format.js";
  * through one of these:
  *
  * - `{{inline text [max]}}` one line of markdown; `{{cell text [max]}}` the same in a table cell
+ * - `{{plain text [max]}}` one line of plain words: no markdown at all (a model's summary)
  * - `{{code text [max]}}` / `{{codeCell text [max]}}` a code span (paths, ids)
  * - `{{where file line endLine}}` / `{{whereCell …}}` `` `file:12-14` ``
  * - `{{html text [max]}}` text inside raw HTML such as `<summary>`
@@ -31,6 +32,9 @@ export function registerHelpers(handlebars: typeof Handlebars): void {
   );
   handlebars.registerHelper("cell", (text: unknown, ...rest: unknown[]) =>
     escapeInline(String(text ?? ""), { ...maxLength(rest), tableCell: true }),
+  );
+  handlebars.registerHelper("plain", (text: unknown, ...rest: unknown[]) =>
+    escapePlainText(String(text ?? ""), maxLength(rest).maxLength),
   );
   handlebars.registerHelper("code", (text: unknown, ...rest: unknown[]) =>
     escapeCodeSpan(String(text ?? ""), maxLength(rest)),

@@ -59,5 +59,6 @@ export { smallStepSeed } from "./small-step-seed.js";
 export { retentionDays, startRetention } from "./start-retention.js";
 // Type only, so it loads nothing of the store: the repository a round is about.
 export type { RepoRef } from "./store/run-store.js";
+export { SUMMARY_LENS, type SummaryRecord } from "./summary-phase.js";
 export { cancelRemaining } from "./track-round-status.js";
 export { type Sweeper, startSweeper } from "./wake-due-rounds.js";

@@ -1,4 +1,4 @@
-import { roundUsage } from "../accounting/index.js";
+import { type ChallengeSpend, roundUsage } from "../accounting/index.js";
 import type { LensReport, PromptStyle } from "../agent/index.js";
 import { Workspace } from "../agent/index.js";
 import type { ReviewPlan } from "../config/index.js";
@@ -25,6 +25,7 @@ import type { LightStep, RoundRequest, RoundSubject } from "./round-request.js";
 import type { RoundStatus } from "./round-status.js";
 import { sessionModelFor } from "./session-model-for.js";
 import { emptyStepNote, type SmallStepGate, smallStepPlan } from "./small-step-plan.js";
+import { runSummaryPhase, type SummaryRecord } from "./summary-phase.js";
 
 /** The change a round is asked to review, before its globs and budget are applied. */
 export interface ChangeToReview {
@@ -64,6 +65,8 @@ export interface ReviewChangeResult {
   challenges: ChallengeRecord[];
   /** An incremental round's re-checks of earlier findings whose lines the push touched. */
   rechecks: ChallengeRecord[];
+  /** The round's summary of the change, or why there is none; null when the plan has it off. */
+  summary: SummaryRecord | null;
 }
 
 /**
@@ -125,6 +128,12 @@ async function reviewChangeWith(
     { reports, status: reviewed.status },
   );
   const { records } = examined;
+  // After the lenses, so it is written by a model that completed one, and not before a cap
+  // they reached: a summary never costs what the budget refused the reviewers.
+  const summary = await runSummaryPhase(
+    { subject, change, runtime, journal },
+    { reports, sessions: records, reached: examined.status.budget?.reached ?? null },
+  );
   const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
     round: subject.round,
     previous,
@@ -143,17 +152,21 @@ async function reviewChangeWith(
     change,
     reports,
     status,
-    consensus: withCoverage(
-      compared.consensus,
-      change,
-      source,
-      reports,
-      [...records, ...compared.rechecks],
-      status,
-      plan,
+    consensus: withSummary(
+      withCoverage(
+        compared.consensus,
+        change,
+        source,
+        reports,
+        [...records, ...compared.rechecks, ...summarySpend(summary)],
+        status,
+        plan,
+      ),
+      summary,
     ),
     challenges: records,
     rechecks: compared.rechecks,
+    summary,
   };
 }
 
@@ -309,7 +322,7 @@ function withCoverage(
   change: ChangeSet,
   source: ChangeToReview["source"],
   reports: readonly LensReport[],
-  sessions: readonly ChallengeRecord[],
+  sessions: readonly ChallengeSpend[],
   status: RoundStatus,
   plan: ReviewPlan,
 ): Consensus {
@@ -322,6 +335,31 @@ function withCoverage(
     // Re-checks are model sessions too: the bill counts them with the challenges.
     usage: roundUsage({ reports, challenges: sessions, pricing: plan.pricing }),
     ...(status.budget === undefined ? {} : { budget: status.budget }),
+  };
+}
+
+/** The summary's spend, counted in the round's usage as its own phase. */
+function summarySpend(summary: SummaryRecord | null): ChallengeSpend[] {
+  if (summary === null || summary.model === null) return [];
+  return [
+    {
+      model: summary.model,
+      usage: summary.usage,
+      durationMs: summary.durationMs,
+      phase: "summary",
+    },
+  ];
+}
+
+/** The consensus with the summary, or the reason it is unavailable (nothing when it is off). */
+function withSummary(consensus: Consensus, summary: SummaryRecord | null): Consensus {
+  if (summary === null) return consensus;
+  return {
+    ...consensus,
+    summary:
+      summary.outcome === "written"
+        ? { state: "written", model: summary.model, ...summary.summary }
+        : { state: "unavailable", model: summary.model, reason: summary.reason },
   };
 }
 

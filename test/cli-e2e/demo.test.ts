@@ -230,6 +230,16 @@ describe("gadfly review --demo", () => {
       /<details><summary>🤖 Fix hand-off: one prompt for a coding agent covering the \d+ open agreed findings?<\/summary>/,
     );
     expect(markdown).toContain("How to check it:");
+    // The summary: one model's description under the verdict, its files grouped, findings counted.
+    const summary = markdown.indexOf(`**📝 What this change does** — \`${GLM}\`'s description`);
+    expect(summary).toBeGreaterThan(markdown.indexOf("**Verdict:"));
+    expect(markdown.indexOf("| | Finding |")).toBeGreaterThan(summary);
+    expect(markdown).toContain(
+      "- Adds a POST \\/webhooks\\/payhook endpoint that receives PayHook payment notifications\\.",
+    );
+    expect(markdown).toMatch(
+      /^- Webhook handling: `src\/webhooks\/handle-payment-webhook\.ts`, `src\/webhooks\/verify-signature\.ts` — ⚠️ \d+ findings, most severe 🔴 high$/m,
+    );
   });
 
   it("exits 1 with --fail-on high when a high finding exists, 0 when none does", async () => {

@@ -75,6 +75,9 @@ export async function startStack(
       // A push's round starts at once, as the e2e tests expect; a test of the quiet period sets it.
       review.includes("debounceSeconds") ? review : `${review}\n  debounceSeconds: 0`,
       ...(options.extraConfig === undefined ? [] : [options.extraConfig]),
+      // The summary is one more model call per round: off unless a test asks for it, so the
+      // others' scripted queues and request counts stay about what they test.
+      ...(options.extraConfig?.includes("summary:") === true ? [] : ["summary: false"]),
       "",
     ].join("\n"),
   );

@@ -5,6 +5,7 @@ import {
   type FakeModelRequest,
   type FakeReply,
   QUESTION_LENS,
+  SUMMARY_LENS,
 } from "../fakes/model-script.js";
 import { MODELS, type Stack } from "./harness.js";
 
@@ -23,6 +24,8 @@ export interface Scenario {
   challenge?: (challenger: string, claim: ChallengedClaim) => ChallengeVerdict;
   /** How the model that reported a finding answers a question asked in its thread. */
   answer?: (model: string, claim: ChallengedClaim, request: FakeModelRequest) => string;
+  /** How a model answers when asked for the round's summary of the change (its text). */
+  summary?: (model: string, request: FakeModelRequest) => string;
   /** Runs first on every call: a reply it returns (a hang, an error) is sent instead of the answer. */
   intercept?: (request: FakeModelRequest) => FakeReply | undefined | Promise<FakeReply | undefined>;
 }
@@ -91,6 +94,9 @@ export function routeReviews(stack: Stack, scenarios: Record<string, Scenario>):
       return {
         text: `Checked the place.\n\n\`\`\`gadfly-challenge\n${JSON.stringify(answer)}\n\`\`\``,
       };
+    }
+    if (request.lens === SUMMARY_LENS) {
+      return { text: scenario.summary?.(request.model, request) ?? "SUMMARY:\n- It changes code." };
     }
     const sawTool = request.messages.some((message) => message.role === "tool");
     if (scenario.readPath !== undefined && !sawTool) {

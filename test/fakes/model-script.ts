@@ -138,6 +138,8 @@ function matches(match: ScriptMatch, request: FakeModelRequest): boolean {
 export const CHALLENGE_LENS = "cross-examination";
 /** What a question asked in a finding's thread is counted under (answer-question.ts's prompt). */
 export const QUESTION_LENS = "thread-question";
+/** What the round's summary of the change is counted under (summarize-pull-request.ts's prompt). */
+export const SUMMARY_LENS = "summary";
 
 /** Gadfly's lens heading (lensHeading in build-review-prompt.ts), at the start of a line. */
 const LENS_HEADING = /^## Your lens: .*\(lens: ([a-z0-9][a-z0-9-]*)\)$/gm;
@@ -165,6 +167,13 @@ export function lensOf(messages: readonly FakeMessage[]): string | undefined {
       message.content.includes("replied on its thread with a question")
     ) {
       return QUESTION_LENS;
+    }
+    if (
+      message.role === "system" &&
+      typeof message.content === "string" &&
+      message.content.startsWith("You describe a pull request for its reviewers")
+    ) {
+      return SUMMARY_LENS;
     }
   }
   for (const message of messages) {

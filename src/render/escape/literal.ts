@@ -43,3 +43,12 @@ export function escapeHtml(text: string, maxLength = 200): string {
     .replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
 }
+
+/**
+ * Untrusted text shown as plain words on one line of markdown: every ASCII punctuation mark is
+ * backslash-escaped, so nothing in it makes a heading, list, emphasis, code, link, image or
+ * HTML; mentions are defused and the line is cut to `maxLength`.
+ */
+export function escapePlainText(text: string, maxLength = 240): string {
+  return neutralizeMentions(flattenText(text, maxLength)).replace(/[!-/:-@[-`{-~]/g, "\\$&");
+}
