@@ -134,6 +134,7 @@ async function reviewChangeWith(
     { subject, change, runtime, journal },
     { reports, sessions: records, reached: examined.status.budget?.reached ?? null },
   );
+  if (summary !== null && summary.model !== null) await journal?.onSummary?.(summary);
   const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
     round: subject.round,
     previous,

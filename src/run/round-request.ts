@@ -8,6 +8,7 @@ import type { ChallengeRecord } from "./cross-examine.js";
 import type { ReviewerLimiter } from "./reviewer-limiter.js";
 import type { ReaderShare } from "./round-budget-gate.js";
 import type { RoundStatus } from "./round-status.js";
+import type { SummaryRecord } from "./summary-phase.js";
 
 /**
  * A round, as every phase of the pipeline takes it: what it reviews, with what the process lends
@@ -99,6 +100,11 @@ export interface RoundJournal {
    * the board carry only the public reason.
    */
   onLensError?: ((model: string, lens: string, error: unknown) => void) | undefined;
+  /**
+   * Called with the round's summary of the change once it ended (written, failed or cancelled),
+   * to save what it spent: the daily caps count it like any other model call.
+   */
+  onSummary?: ((record: SummaryRecord) => Promise<void>) | undefined;
   /** Called with each lens's conversation (secrets redacted) once the lens ends. */
   onTranscript?: ((model: string, lens: string, messages: Message[]) => Promise<void>) | undefined;
 }

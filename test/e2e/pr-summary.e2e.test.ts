@@ -12,6 +12,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from "./harness.js";
+import { readAppStore } from "./read-app-store.js";
 import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 import { lines, text, withLine } from "./step-fixtures.js";
 
@@ -55,6 +56,7 @@ describe("the PR summary, published", { timeout: 120_000 }, () => {
   let app: RunningApp;
   let router: ReviewRouter;
   const bodies = new Map<string, string>();
+  const heads = new Map<string, string>();
 
   const publish = async (tag: string, description: string): Promise<PullRequestSnapshot> => {
     const pr = stack.github.addPullRequest({
@@ -73,6 +75,7 @@ describe("the PR summary, published", { timeout: 120_000 }, () => {
       .find((comment) => comment.body.startsWith(MARKERS.consensus));
     if (consensus === undefined) throw new Error(`no consensus comment for ${tag}`);
     bodies.set(tag, consensus.body);
+    heads.set(tag, pr.headSha);
     return pr;
   };
 
@@ -143,6 +146,16 @@ describe("the PR summary, published", { timeout: 120_000 }, () => {
     // One bounded prompt, no tools: not a second read of the change.
     expect(request?.tools ?? []).toEqual([]);
     expect(JSON.stringify(request?.messages).length).toBeLessThan(30_000);
+    // Stored with the round's sessions, so the daily caps count it like any other call.
+    const stored = readAppStore<{ model: string; input_tokens: number }>(
+      stack.dataDir,
+      `SELECT c.model, c.input_tokens FROM round_challenges c JOIN rounds r ON r.id = c.round_id
+         WHERE r.head_sha = ? AND c.fingerprint LIKE 'summary:%'`,
+      heads.get("[summary-hostile]") ?? "",
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.model).toBe(MODELS[0].id);
+    expect(stored[0]?.input_tokens).toBeGreaterThan(0);
   });
 
   it("publishes the rest of the consensus with 'summary unavailable' when the summary call fails", () => {

@@ -27,6 +27,11 @@ const DAY_MS = 86_400_000;
  * table), their fingerprints under this prefix so neither is mistaken for the other on resume.
  */
 const RECHECK_KEY = "recheck:";
+/**
+ * The summary's spend is stored with them too, under this fingerprint, as a session that answered
+ * no claim: the daily caps and the scoreboard's spend count it; no verdict reads it.
+ */
+const SUMMARY_KEY = "summary:";
 
 /**
  * The head's snapshot, the base's conventions and the round's scope (the step since the last
@@ -219,7 +224,11 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus): Promise<Round
       },
     },
     challenges: {
-      finished: saved.filter((record) => !record.fingerprint.startsWith(RECHECK_KEY)),
+      finished: saved.filter(
+        (record) =>
+          !record.fingerprint.startsWith(RECHECK_KEY) &&
+          !record.fingerprint.startsWith(SUMMARY_KEY),
+      ),
       onEnded: async (record) => {
         if (record.outcome === "cancelled" && handedOver()) return;
         await store.saveChallenge(round.id, record);
@@ -247,6 +256,19 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus): Promise<Round
       // running rather than cancelled. After a lost lease, the board is another worker's.
       if (handedOver()) return;
       showOnBoard(run, { ...next, scope: scopeStatus });
+    },
+    onSummary: async (summary) => {
+      if (summary.model === null || summary.usage === undefined) return;
+      await store.saveChallenge(round.id, {
+        outcome: summary.outcome === "cancelled" ? "cancelled" : "failed",
+        // One per attempt: a resumed round that writes it again spent it again.
+        fingerprint: `${SUMMARY_KEY}${round.leaseEpoch}`,
+        model: summary.model,
+        reason: "the summary of the change (its spend; not a challenge)",
+        usage: summary.usage,
+        durationMs: summary.durationMs ?? 0,
+      });
+      countSpend({ model: summary.model, usage: summary.usage });
     },
     onLensError: (model, lens, error) =>
       log.warn({ ...run.fields, model, lens, err: error }, "lens failed"),
