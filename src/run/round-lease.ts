@@ -5,10 +5,7 @@ import { supersededReason } from "./round-machine.js";
 import type { LeaseOutcome, RoundEnding, RunStore, StoredRound } from "./store/run-store.js";
 
 export interface RoundLeaseOptions {
-  store: Pick<
-    RunStore,
-    "renewLease" | "releaseRound" | "retryRound" | "holdRound" | "finishRound"
-  >;
+  store: Pick<RunStore, "renewLease" | "releaseRound" | "retryRound" | "holdRound" | "finishRound">;
   lease: RoundLeaseRef;
   /** How long the lease holds unrenewed; it is renewed every third of it. */
   leaseMs: number;

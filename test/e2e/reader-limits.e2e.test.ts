@@ -77,7 +77,10 @@ describe("reader limits: who may spend", { timeout: 120_000 }, () => {
   const restartWith = async (readers: string) => {
     await app.stop();
     const config = await readFile(stack.configPath, "utf8");
-    await writeFile(stack.configPath, config.replace(/readers:\n(?: {2}.*\n)*/, `readers:\n${readers}`));
+    await writeFile(
+      stack.configPath,
+      config.replace(/readers:\n(?: {2}.*\n)*/, `readers:\n${readers}`),
+    );
     app = await startApp(stack);
   };
 
@@ -185,7 +188,9 @@ describe("reader limits: who may spend", { timeout: 120_000 }, () => {
     await reviewedAt(pullRequestEvent("opened", prD), prD.headSha);
     await reviewedAt(pullRequestEvent("opened", prE), prE.headSha);
     // Two rounds spent of four a day; a PR's rounds at least 40 s apart: both next pushes wait.
-    await restartWith("  roundsPerPullRequest: 5\n  roundsPerAuthor: 4\n  minIntervalSeconds: 40\n");
+    await restartWith(
+      "  roundsPerPullRequest: 5\n  roundsPerAuthor: 4\n  minIntervalSeconds: 40\n",
+    );
     const d2 = stack.github.pushCommit(prD, [{ path: "src/d.js", content: "c\n" }]);
     await send(pullRequestEvent("synchronize", d2));
     const e2 = stack.github.pushCommit(prE, [{ path: "src/e.js", content: "c\n" }]);
@@ -193,7 +198,9 @@ describe("reader limits: who may spend", { timeout: 120_000 }, () => {
     const apart = "rounds of this PR are at least 40 s apart";
     await waitFor(() => board(d2).includes(apart) && board(e2).includes(apart));
     // While both wait, the operator allows three a day: one slot left, two rounds due for it.
-    await restartWith("  roundsPerPullRequest: 5\n  roundsPerAuthor: 3\n  minIntervalSeconds: 40\n");
+    await restartWith(
+      "  roundsPerPullRequest: 5\n  roundsPerAuthor: 3\n  minIntervalSeconds: 40\n",
+    );
     const runs = () => completed(d2.headSha).length + completed(e2.headSha).length;
     await waitFor(() => runs() === 1, 80_000);
     const waited = completed(d2.headSha).length === 1 ? e2 : d2;

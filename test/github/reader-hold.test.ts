@@ -106,7 +106,12 @@ describe("readerHoldAtClaim", () => {
     ).round;
   const claimed = async (roundId: string) => {
     const lease = await claimRound(store, roundId);
-    return { lease, round: (await store.findRound(roundId)) as NonNullable<Awaited<ReturnType<typeof store.findRound>>> };
+    return {
+      lease,
+      round: (await store.findRound(roundId)) as NonNullable<
+        Awaited<ReturnType<typeof store.findRound>>
+      >,
+    };
   };
 
   it("of two rounds held overnight for the author's one slot, runs the first claimed and holds the second again", async () => {
@@ -134,7 +139,12 @@ describe("readerHoldAtClaim", () => {
       because: "mallory reached their 1 rounds for today",
     });
     expect(
-      await readerHold(store, ReaderLimits.parse({ roundsPerAuthor: 2, minIntervalSeconds: 0 }), next, clock.now()),
+      await readerHold(
+        store,
+        ReaderLimits.parse({ roundsPerAuthor: 2, minIntervalSeconds: 0 }),
+        next,
+        clock.now(),
+      ),
     ).toEqual({ kind: "free" });
   });
 
@@ -142,7 +152,9 @@ describe("readerHoldAtClaim", () => {
     const perPull = ReaderLimits.parse({ roundsPerPullRequest: 1, minIntervalSeconds: 0 });
     const alone = await claimed((await waiting(7, 0)).id);
     // Itself aside: nothing else ran, it runs.
-    expect(await readerHoldAtClaim(store, perPull, alone.round, clock.now())).toEqual({ kind: "free" });
+    expect(await readerHoldAtClaim(store, perPull, alone.round, clock.now())).toEqual({
+      kind: "free",
+    });
     await endRound(store, alone.round.id, { state: "completed" });
     const later = await claimed((await waiting(7, 0, "bbb")).id);
     expect(await readerHoldAtClaim(store, perPull, later.round, clock.now())).toEqual({

@@ -144,9 +144,7 @@ describe("the round state machine", () => {
 
   it("holds a reader's round until its limit lifts: no attempt spent, the claim counted as not run", () => {
     const claimed = row("running", { leaseEpoch: 2, holds: 1, attempts: 1 });
-    expect(
-      applyTransition(claimed, "hold", { now: NOW, epoch: 2, delayMs: 3_600_000 }),
-    ).toEqual({
+    expect(applyTransition(claimed, "hold", { now: NOW, epoch: 2, delayMs: 3_600_000 })).toEqual({
       ok: true,
       row: {
         state: "queued",

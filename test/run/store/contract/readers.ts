@@ -123,16 +123,22 @@ export function runStoreContractReaders(backend: RunStoreBackend): void {
       await t.clock.advanceAndSettle(day);
       const today = new Date(t.clock.now());
       // Asked for yesterday, not yet claimed: not among today's rounds.
-      expect(await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since: today })).toEqual([]);
+      expect(
+        await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since: today }),
+      ).toEqual([]);
       const lease = await claimRound(t.store, round.id);
       const claimed = await t.store.findRound(round.id);
       expect(claimed).toMatchObject({ leaseEpoch: 1, holds: 0, claimedAt: today });
       // Claimed today: today's, by the pull request and by the author.
       expect(
-        (await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since: today })).map((r) => r.id),
+        (
+          await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since: today })
+        ).map((r) => r.id),
       ).toEqual([round.id]);
       expect(
-        (await t.store.recentRounds({ installationId: 42, repo, pullNumber: 8, since: today })).map((r) => r.id),
+        (await t.store.recentRounds({ installationId: 42, repo, pullNumber: 8, since: today })).map(
+          (r) => r.id,
+        ),
       ).toEqual([round.id]);
 
       const held = await t.store.holdRound(lease, 3_600_000);
@@ -173,7 +179,11 @@ export function runStoreContractReaders(backend: RunStoreBackend): void {
       // Each worker's check (readerHoldAtClaim, allowance 1): the other rounds that ran, then hold.
       const check = (store: RunStore, lease: { roundId: string; epoch: number }) =>
         store.lockReader(42, "stranger", async () => {
-          const theirs = await store.recentRounds({ installationId: 42, pushActor: "stranger", since });
+          const theirs = await store.recentRounds({
+            installationId: 42,
+            pushActor: "stranger",
+            since,
+          });
           const ran = theirs.filter((r) => r.id !== lease.roundId && r.leaseEpoch > r.holds);
           await new Promise((resolve) => setTimeout(resolve, 30));
           if (ran.length < 1) return "runs";
@@ -182,7 +192,11 @@ export function runStoreContractReaders(backend: RunStoreBackend): void {
       const [first, second] = leases as [(typeof leases)[0], (typeof leases)[0]];
       const outcomes = await Promise.all([check(stores[0], first), check(stores[1], second)]);
       expect(outcomes.sort()).toEqual(["held", "runs"]);
-      const rounds = await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since });
+      const rounds = await t.store.recentRounds({
+        installationId: 42,
+        pushActor: "stranger",
+        since,
+      });
       expect(rounds.map((r) => r.state).sort()).toEqual(["queued", "running"]);
     });
   });
