@@ -23,6 +23,8 @@ export async function postWaitingBoard(
     lenses: readonly LensDefinition[];
     /** A reader limit that holds the round past its quiet period: the board says which. */
     heldBecause?: string | undefined;
+    /** The PR's board to edit (a round held again at its claim); absent, it is found or posted. */
+    knownId?: number | undefined;
   },
   startsAt: Date,
   deps: Pick<RoundDependencies, "store" | "clock" | "botLogin">,
@@ -54,7 +56,7 @@ export async function postWaitingBoard(
     { repo: round.repo, pullNumber: round.pullNumber, botLogin: deps.botLogin },
     status,
     render,
-    undefined,
+    waiting.knownId,
     // Anyone who can push (a fork's author too) posts it, so it is a board edit: it yields to
     // every other write and leaves the reserve for final comments, reviews, checks and a
     // maintainer's trigger; and it never waits past what GitHub waits for the delivery's answer.

@@ -1,6 +1,7 @@
 import type { ReaderLimits } from "../config/index.js";
 import { shortSha } from "../render/index.js";
 import {
+  hasRun,
   isReaderRound,
   type RepoRef,
   type RunStore,
@@ -36,7 +37,8 @@ export type ReaderDecision =
  * count against the pull request's and the author's allowance for the UTC day, and against
  * the least interval between two rounds of the pull request. Over a limit the round is held
  * until the limit lifts: a newer push supersedes it for free, and a maintainer's
- * `@gadfly review` joins it and brings it forward.
+ * `@gadfly review` joins it and brings it forward. A held round is checked again when a worker
+ * claims it (`readerHoldAtClaim`).
  */
 export async function readerHold(
   store: RunStore,
@@ -44,11 +46,7 @@ export async function readerHold(
   push: ReaderPush,
   now: number,
 ): Promise<ReaderDecision> {
-  const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
-  const tomorrow = dayStart + DAY_MS;
-  const intervalMs = limits.minIntervalSeconds * 1000;
-  const since = new Date(Math.min(dayStart, now - intervalMs));
-  const rounds = await store.recentRounds({ ...push, since });
+  const rounds = await pullRounds(store, limits, push, now);
   if (rounds.some((round) => round.headSha === push.headSha && isLive(round))) {
     return { kind: "free" };
   }
@@ -56,8 +54,64 @@ export async function readerHold(
   if (reviewed?.headSha === push.headSha) {
     return { kind: "skip", reason: `${shortSha(push.headSha)} was already reviewed` };
   }
-  const spent = rounds.filter(isReaderRound).filter((round) => round.leaseEpoch > 0);
-  const today = spent.filter((round) => round.createdAt.getTime() >= dayStart);
+  return limitsHold(store, limits, push, now, { rounds, claimed: null });
+}
+
+/**
+ * The same limits for a reader's round a worker just claimed, before it runs (taken under the
+ * reader's lock): a round held overnight, or two held for the same slot and woken together,
+ * must not all run. Counted are the rounds that ran, by when they were claimed, this one aside;
+ * rounds still waiting do not count here (each meets this check when it is claimed), so of two
+ * woken for one slot the first claimed runs and the second is held again.
+ */
+export async function readerHoldAtClaim(
+  store: RunStore,
+  limits: ReaderLimits,
+  round: StoredRound,
+  now: number,
+): Promise<ReaderDecision> {
+  const push: ReaderPush = {
+    installationId: round.installationId,
+    repo: round.repo,
+    pullNumber: round.pullNumber,
+    headSha: round.headSha,
+    author: round.trigger.actor ?? "ghost",
+    dueAt: now,
+  };
+  const rounds = (await pullRounds(store, limits, push, now)).filter(
+    (other) => other.id !== round.id,
+  );
+  return limitsHold(store, limits, push, now, { rounds, claimed: round.id });
+}
+
+/** The pull request's rounds asked for or claimed today, or within the least interval. */
+function pullRounds(
+  store: RunStore,
+  limits: ReaderLimits,
+  push: ReaderPush,
+  now: number,
+): Promise<StoredRound[]> {
+  const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
+  const since = new Date(Math.min(dayStart, now - limits.minIntervalSeconds * 1000));
+  return store.recentRounds({ ...push, since });
+}
+
+/**
+ * The three limits against the rounds counted. `claimed`: the round a worker holds now, not
+ * counted against itself; without it (a trigger) rounds of the author's other pull requests
+ * waiting to run today count already.
+ */
+async function limitsHold(
+  store: RunStore,
+  limits: ReaderLimits,
+  push: ReaderPush,
+  now: number,
+  { rounds, claimed }: { rounds: readonly StoredRound[]; claimed: string | null },
+): Promise<ReaderDecision> {
+  const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
+  const tomorrow = dayStart + DAY_MS;
+  const spent = rounds.filter(isReaderRound).filter(hasRun);
+  const today = spent.filter((round) => startedAt(round) >= dayStart);
   const perPull = limits.roundsPerPullRequest;
   if (perPull > 0 && today.length >= perPull) {
     return {
@@ -75,8 +129,14 @@ export async function readerHold(
     });
     // Another PR's round waiting to run today counts already; one held until tomorrow does not.
     const dueToday = (round: StoredRound) =>
-      isLive(round) && !samePull(round, push) && (round.notBefore?.getTime() ?? 0) < tomorrow;
-    const counted = theirs.filter((round) => round.leaseEpoch > 0 || dueToday(round));
+      claimed === null &&
+      isLive(round) &&
+      !samePull(round, push) &&
+      (round.notBefore?.getTime() ?? 0) < tomorrow;
+    const ranToday = (round: StoredRound) => hasRun(round) && startedAt(round) >= dayStart;
+    const counted = theirs.filter(
+      (round) => round.id !== claimed && (ranToday(round) || dueToday(round)),
+    );
     if (counted.length >= perAuthor) {
       return {
         kind: "hold",
@@ -85,6 +145,7 @@ export async function readerHold(
       };
     }
   }
+  const intervalMs = limits.minIntervalSeconds * 1000;
   const last = Math.max(0, ...spent.map(startedAt));
   if (intervalMs > 0 && last + intervalMs > push.dueAt) {
     return {
@@ -108,9 +169,12 @@ function samePull(round: StoredRound, push: ReaderPush): boolean {
   );
 }
 
-/** When a round that ran was asked for (a claim clears its due time): the interval counts from it. */
+/**
+ * When a round that ran started: its last claim (a round held overnight runs, and counts, the
+ * day it is claimed); a round claimed before migration 16 recorded that, when it was asked for.
+ */
 function startedAt(round: StoredRound): number {
-  return round.createdAt.getTime();
+  return (round.claimedAt ?? round.createdAt).getTime();
 }
 
 function minutes(seconds: number): string {

@@ -5,7 +5,7 @@ import { supersededReason } from "./round-machine.js";
 import type { LeaseOutcome, RoundEnding, RunStore, StoredRound } from "./store/run-store.js";
 
 export interface RoundLeaseOptions {
-  store: Pick<RunStore, "renewLease" | "releaseRound" | "retryRound" | "finishRound">;
+  store: Pick<RunStore, "renewLease" | "releaseRound" | "retryRound" | "holdRound" | "finishRound">;
   lease: RoundLeaseRef;
   /** How long the lease holds unrenewed; it is renewed every third of it. */
   leaseMs: number;
@@ -79,6 +79,15 @@ export class RoundLease {
   async retry(delayMs: number): Promise<boolean> {
     this.stop({ kind: "ended" });
     return (await this.options.store.retryRound(this.ref, delayMs)).ok;
+  }
+
+  /**
+   * `hold`: a reader limit applies again at the claim; the round waits `delayMs` (until the
+   * limit lifts) and counts as not run (no attempt spent).
+   */
+  async hold(delayMs: number): Promise<boolean> {
+    this.stop({ kind: "ended" });
+    return (await this.options.store.holdRound(this.ref, delayMs)).ok;
   }
 
   /**

@@ -10,8 +10,8 @@
  *   start ──► queued ──┴─ claim ─► running ─┬─ complete ─► completed   cancelled
  *               ▲  ▲                 │  ▲   ├─ fail ─────► failed          ▲
  *               │  └─ release ───────┤  │   └─ cancel ─────────────────────┤
- *               └──── retry ─────────┘  └─ take-over (lease expired)       │
- *                                          renew (same state)   supersede ─┘
+ *               ├──── retry ─────────┤  └─ take-over (lease expired)       │
+ *               └──── hold ──────────┘     renew (same state)   supersede ─┘
  */
 
 /** queued → running → completed | failed | cancelled; the last three are terminal. */
@@ -47,6 +47,7 @@ export type RoundTransition =
   | "renew"
   | "release"
   | "retry"
+  | "hold"
   | "complete"
   | "fail"
   | "cancel";
@@ -150,6 +151,16 @@ export const ROUND_TRANSITIONS: Readonly<Record<RoundTransition, TransitionRule>
     meaning:
       "the round could not start (GitHub unreachable): it waits out a backoff and spends an attempt",
   },
+  hold: {
+    from: ["running"],
+    to: "queued",
+    by: "worker",
+    guards: ["fenced"],
+    spendsAttempt: false,
+    newLease: false,
+    meaning:
+      "a reader's round claimed while a reader limit applies again waits until it lifts: no attempt spent, and it counts as not run",
+  },
   complete: {
     from: ["running"],
     to: "completed",
@@ -212,6 +223,11 @@ export interface MachineRow {
   leaseExpiresAt: number | null;
   /** Epoch ms; a queued round is not claimed before it. Null: at once. */
   notBefore: number | null;
+  /**
+   * Claims handed back by `hold` before the round ran: `leaseEpoch - holds` is how many times it
+   * really ran, which the reader limits count.
+   */
+  holds: number;
 }
 
 export interface TransitionInput {
@@ -221,7 +237,7 @@ export interface TransitionInput {
   /** For claim and take-over: who takes the lease, and for how long (also renew). */
   owner?: string;
   leaseMs?: number;
-  /** For retry: the backoff; for bring-forward: how soon (0 = now). */
+  /** For retry: the backoff; for hold: until the limit lifts; for bring-forward: how soon. */
   delayMs?: number;
 }
 
@@ -264,6 +280,7 @@ export function applyTransition(
         leaseOwner: input.owner ?? null,
         leaseExpiresAt: now + leaseMs,
         notBefore: null,
+        holds: row.holds,
       },
     };
   }
@@ -279,6 +296,7 @@ export function applyTransition(
     }
     case "release":
     case "retry":
+    case "hold":
       return {
         ok: true,
         row: {
@@ -287,7 +305,8 @@ export function applyTransition(
           attempts,
           leaseOwner: null,
           leaseExpiresAt: null,
-          notBefore: now + (transition === "retry" ? (input.delayMs ?? 0) : 0),
+          notBefore: now + (transition === "release" ? 0 : (input.delayMs ?? 0)),
+          holds: row.holds + (transition === "hold" ? 1 : 0),
         },
       };
     default:

@@ -72,7 +72,8 @@ export function createRoundWorker(options: RoundWorkerOptions): JobHandler {
         round: claim.round,
         lease,
         finished: await store.lensReports(claim.round.id),
-        resumed: claim.round.leaseEpoch > 1,
+        // A claim `hold` handed back ran nothing: only the claims that ran count.
+        resumed: claim.round.leaseEpoch - claim.round.holds > 1,
       };
       if (claim.round.attempts >= MAX_ROUND_ATTEMPTS) {
         await options.giveUp(claimed, gaveUpReason(claim.round.attempts));

@@ -1,4 +1,4 @@
-import { appendFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKERS } from "../../src/render/markers.js";
 import {
@@ -54,12 +54,12 @@ describe("reader limits: who may spend", { timeout: 120_000 }, () => {
     expect(response.status).toBeLessThan(300);
     return event.id;
   };
-  const readerPr = (title: string, path: string) =>
+  const readerPr = (title: string, path: string, user = READER) =>
     stack.github.addPullRequest({
       ...REPO,
       title,
-      user: READER,
-      headRepository: FORK,
+      user,
+      headRepository: { ...FORK, owner: user },
       files: [{ path, base: "a\n", head: "b\n" }],
     });
   /** Opens the PR (or pushes) and waits until its head's check completed. */
@@ -73,12 +73,25 @@ describe("reader limits: who may spend", { timeout: 120_000 }, () => {
     expect(router.total(tag)).toBe(before);
   };
 
+  /** Restarts the app with the reader limits replaced (an operator changing the config). */
+  const restartWith = async (readers: string) => {
+    await app.stop();
+    const config = await readFile(stack.configPath, "utf8");
+    await writeFile(
+      stack.configPath,
+      config.replace(/readers:\n(?: {2}.*\n)*/, `readers:\n${readers}`),
+    );
+    app = await startApp(stack);
+  };
+
   beforeAll(async () => {
     stack = await startStack({ models: [{ id: "gpt-a", provider: "openai" }] });
     router = routeReviews(stack, {
       "[reader-a]": {},
       "[reader-b]": {},
       "[reader-c]": {},
+      "[reader-d]": {},
+      "[reader-e]": {},
       "[owner]": {},
     });
     await appendFile(
@@ -166,5 +179,47 @@ describe("reader limits: who may spend", { timeout: 120_000 }, () => {
     await send(pullRequestEvent("synchronize", pushed));
     await waitFor(() => board(pushed).includes("this PR reached its 2 rounds for today"));
     await quietAfter("[reader-a]", 3);
+  });
+
+  it("checks a held round again when a worker claims it: of two woken for the author's last slot, one runs and the other waits again", async () => {
+    const TRUDY = "trudy";
+    const prD = readerPr("Dee [reader-d]", "src/d.js", TRUDY);
+    const prE = readerPr("Eee [reader-e]", "src/e.js", TRUDY);
+    await reviewedAt(pullRequestEvent("opened", prD), prD.headSha);
+    await reviewedAt(pullRequestEvent("opened", prE), prE.headSha);
+    // Two rounds spent of four a day; a PR's rounds at least 40 s apart: both next pushes wait.
+    await restartWith(
+      "  roundsPerPullRequest: 5\n  roundsPerAuthor: 4\n  minIntervalSeconds: 40\n",
+    );
+    const d2 = stack.github.pushCommit(prD, [{ path: "src/d.js", content: "c\n" }]);
+    await send(pullRequestEvent("synchronize", d2));
+    const e2 = stack.github.pushCommit(prE, [{ path: "src/e.js", content: "c\n" }]);
+    await send(pullRequestEvent("synchronize", e2));
+    const apart = "rounds of this PR are at least 40 s apart";
+    await waitFor(() => board(d2).includes(apart) && board(e2).includes(apart));
+    // While both wait, the operator allows three a day: one slot left, two rounds due for it.
+    await restartWith(
+      "  roundsPerPullRequest: 5\n  roundsPerAuthor: 3\n  minIntervalSeconds: 40\n",
+    );
+    const runs = () => completed(d2.headSha).length + completed(e2.headSha).length;
+    await waitFor(() => runs() === 1, 80_000);
+    const waited = completed(d2.headSha).length === 1 ? e2 : d2;
+    const tag = waited === d2 ? "[reader-d]" : "[reader-e]";
+    await waitFor(() => board(waited).includes(`${TRUDY} reached their 3 rounds for today`));
+    expect(board(waited)).toContain("A maintainer can run `@gadfly review` to start it now.");
+    const held = appLogs(app.output()).filter(
+      (line) => line.msg === "round held again: a reader limit",
+    );
+    expect(held.map((line) => line.because)).toEqual([`${TRUDY} reached their 3 rounds for today`]);
+    await quietAfter(tag, 1);
+    expect(runs()).toBe(1);
+    expect(completed(waited.headSha)).toEqual([]);
+
+    // A maintainer's `@gadfly review` joins the held round: it is theirs now, and runs.
+    const comment = stack.github.addComment(waited, { body: "@gadfly review", user: "maintainer" });
+    await send(issueCommentEvent({ pullRequest: waited, comment, association: "MEMBER" }));
+    await waitFor(() => completed(waited.headSha).length === 1, 40_000);
+    expect(router.total(tag)).toBe(2);
+    expect(stack.github.validationErrors).toEqual([]);
   });
 });

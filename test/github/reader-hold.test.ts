@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReaderLimits } from "../../src/config/schema.js";
-import { readerHold } from "../../src/github/reader-hold.js";
+import { readerHold, readerHoldAtClaim } from "../../src/github/reader-hold.js";
 import { SqliteRunStore } from "../../src/run/store/sqlite-run-store.js";
 import { FakeClock } from "../helpers/fake-clock.js";
 import {
@@ -87,6 +87,89 @@ describe("readerHold", () => {
     expect(await readerHold(store, limits, push("aaa"), clock.now())).toEqual({
       kind: "skip",
       reason: "aaa was already reviewed",
+    });
+  });
+});
+
+describe("readerHoldAtClaim", () => {
+  /** A reader's push round of `pull` at `headSha`, waiting `delayMs` (held at its trigger). */
+  const waiting = async (pull: number, delayMs: number, headSha = `sha-${pull}`) =>
+    (
+      await store.startRound({
+        repo,
+        installationId: 1,
+        pullNumber: pull,
+        headSha,
+        trigger: { kind: "push", deliveryId: `d-${headSha}`, actor: "mallory" },
+        delayMs,
+      })
+    ).round;
+  const claimed = async (roundId: string) => {
+    const lease = await claimRound(store, roundId);
+    return {
+      lease,
+      round: (await store.findRound(roundId)) as NonNullable<
+        Awaited<ReturnType<typeof store.findRound>>
+      >,
+    };
+  };
+
+  it("of two rounds held overnight for the author's one slot, runs the first claimed and holds the second again", async () => {
+    const limits = ReaderLimits.parse({ roundsPerAuthor: 1, minIntervalSeconds: 0 });
+    const first = await waiting(8, TOMORROW - NOON);
+    const second = await waiting(9, TOMORROW - NOON);
+    await clock.advanceAndSettle(TOMORROW - NOON);
+    const a = await claimed(first.id);
+    const b = await claimed(second.id);
+    // Both claimed (both count as running): the first checked runs, as nobody else ran today.
+    // Its sibling ran too by then, so the check holds whichever comes second.
+    expect(await readerHoldAtClaim(store, limits, b.round, clock.now())).toEqual({
+      kind: "hold",
+      untilMs: TOMORROW + 86_400_000,
+      because: "mallory reached their 1 rounds for today",
+    });
+    expect((await store.holdRound(b.lease, TOMORROW + 86_400_000 - clock.now())).ok).toBe(true);
+    // Held, the second no longer counts: the first runs, though asked for yesterday.
+    expect(await readerHoldAtClaim(store, limits, a.round, clock.now())).toEqual({ kind: "free" });
+    // And the held one counts as not run for a new push of the author's at its trigger.
+    await endRound(store, first.id, { state: "completed" });
+    const next = { ...push("eee"), pullNumber: 10 };
+    expect(await readerHold(store, limits, next, clock.now())).toMatchObject({
+      kind: "hold",
+      because: "mallory reached their 1 rounds for today",
+    });
+    expect(
+      await readerHold(
+        store,
+        ReaderLimits.parse({ roundsPerAuthor: 2, minIntervalSeconds: 0 }),
+        next,
+        clock.now(),
+      ),
+    ).toEqual({ kind: "free" });
+  });
+
+  it("counts a round that ran against its pull request's day and the least interval, itself aside", async () => {
+    const perPull = ReaderLimits.parse({ roundsPerPullRequest: 1, minIntervalSeconds: 0 });
+    const alone = await claimed((await waiting(7, 0)).id);
+    // Itself aside: nothing else ran, it runs.
+    expect(await readerHoldAtClaim(store, perPull, alone.round, clock.now())).toEqual({
+      kind: "free",
+    });
+    await endRound(store, alone.round.id, { state: "completed" });
+    const later = await claimed((await waiting(7, 0, "bbb")).id);
+    expect(await readerHoldAtClaim(store, perPull, later.round, clock.now())).toEqual({
+      kind: "hold",
+      untilMs: TOMORROW,
+      because: "this PR reached its 1 rounds for today",
+    });
+    await store.holdRound(later.lease, TOMORROW - clock.now());
+    const interval = ReaderLimits.parse({ minIntervalSeconds: 600 });
+    await clock.advanceAndSettle(60_000);
+    const third = await claimed((await waiting(7, 0, "ccc")).id);
+    expect(await readerHoldAtClaim(store, interval, third.round, clock.now())).toEqual({
+      kind: "hold",
+      untilMs: NOON + 600_000,
+      because: "rounds of this PR are at least 10 minutes apart",
     });
   });
 });

@@ -96,6 +96,7 @@ describe("RoundLease", () => {
       },
       releaseRound: store.releaseRound.bind(store),
       retryRound: store.retryRound.bind(store),
+      holdRound: store.holdRound.bind(store),
       finishRound: store.finishRound.bind(store),
     };
     const claim = await store.claimRound(round.id, { owner: "me", leaseMs: LEASE_MS });

@@ -21,6 +21,7 @@ function row(state: RoundState, overrides: Partial<MachineRow> = {}): MachineRow
     leaseOwner: state === "running" ? "w" : null,
     leaseExpiresAt: state === "running" ? NOW + 1 : null,
     notBefore: null,
+    holds: 0,
     ...overrides,
   };
 }
@@ -34,6 +35,7 @@ const LEGAL: Record<Exclude<RoundTransition, "start">, readonly RoundState[]> = 
   renew: ["running"],
   release: ["running"],
   retry: ["running"],
+  hold: ["running"],
   complete: ["running"],
   fail: ["running"],
   cancel: ["running"],
@@ -80,7 +82,15 @@ describe("the round state machine", () => {
   });
 
   it("refuses a holder's transition with a stale epoch, and leaves the round as it was", () => {
-    for (const transition of ["renew", "release", "retry", "complete", "fail", "cancel"] as const) {
+    for (const transition of [
+      "renew",
+      "release",
+      "retry",
+      "hold",
+      "complete",
+      "fail",
+      "cancel",
+    ] as const) {
       expect(applyTransition(row("running"), transition, { now: NOW, epoch: 3 })).toEqual({
         ok: false,
         refused: "fence",
@@ -129,6 +139,32 @@ describe("the round state machine", () => {
     ).toMatchObject({
       ok: true,
       row: { state: "queued", attempts: 1, notBefore: NOW + 10_000 },
+    });
+  });
+
+  it("holds a reader's round until its limit lifts: no attempt spent, the claim counted as not run", () => {
+    const claimed = row("running", { leaseEpoch: 2, holds: 1, attempts: 1 });
+    expect(applyTransition(claimed, "hold", { now: NOW, epoch: 2, delayMs: 3_600_000 })).toEqual({
+      ok: true,
+      row: {
+        state: "queued",
+        attempts: 1,
+        leaseEpoch: 2,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        notBefore: NOW + 3_600_000,
+        holds: 2,
+      },
+    });
+    // The next claim starts a new lease and keeps the holds: 3 claims, 2 handed back, 1 run.
+    const waiting = row("queued", { leaseEpoch: 2, holds: 2 });
+    expect(applyTransition(waiting, "claim", { now: NOW, owner: "w", leaseMs: 5 })).toMatchObject({
+      ok: true,
+      row: { state: "running", leaseEpoch: 3, holds: 2 },
+    });
+    // No other transition counts a hold.
+    expect(applyTransition(claimed, "retry", { now: NOW, epoch: 2, delayMs: 1 })).toMatchObject({
+      row: { holds: 1, attempts: 2 },
     });
   });
 

@@ -6,12 +6,14 @@ import { isForkPullRequest } from "../is-fork-pull-request.js";
 import { loadRepoConfig } from "../load-repo-config.js";
 import type { RoundDependencies } from "../round-dependencies.js";
 import { endRound } from "./end-round.js";
+import { holdReaderRoundAgain } from "./hold-reader-round-again.js";
 import { runPullRequestRound } from "./run-pull-request-round.js";
 
 /**
  * The worker's side of a claimed round, fresh or resumed: a round whose pull request moved on
- * (closed, or a newer head) ends cancelled; otherwise it is planned from the repository's config
- * as it is now and run to its end, without paying again for the lenses that already ended.
+ * (closed, or a newer head) ends cancelled; a reader's round over a reader limit again waits
+ * (holdReaderRoundAgain); otherwise it is planned from the repository's config as it is now and
+ * run to its end, without paying again for the lenses that already ended.
  * Throws only before the round started (GitHub unreachable): the worker retries it after a
  * backoff, spending an attempt.
  */
@@ -47,6 +49,7 @@ export async function runRoundJob(
   const loaded = await loadRepoConfig(octokit, round.repo);
   // The receiver already posted the notice for an invalid config: run on the defaults.
   const { plan, lenses } = planReview(deps.config, loaded, deps.lenses);
+  if (await holdReaderRoundAgain(octokit, claimed, { plan, lenses }, deps)) return;
   deps.log.info(
     claimed.resumed ? { ...fields, finishedLenses: claimed.finished.length } : fields,
     claimed.resumed ? "resuming round" : "running round",

@@ -1,6 +1,7 @@
 // Front door of src/run/store: the run store (SQLite, Postgres) and opening it.
 // Other folders import only from here; this lists what they use today.
 
+export { hasRun } from "./has-run.js";
 export { isReaderRound } from "./is-reader-round.js";
 export { KeyedLock } from "./keyed-lock.js";
 export { openRunStore } from "./open-run-store.js";

@@ -361,6 +361,16 @@ const readerRounds = [
      WHERE trigger_kind = 'push' AND trigger_actor IS NOT NULL`,
 ];
 
+/**
+ * The claims `hold` handed back before the round ran (round-machine.ts), and when a worker last
+ * claimed the round: a reader's round held overnight counts on the day it runs, not the day
+ * it was asked for.
+ */
+const roundHolds = [
+  "ALTER TABLE rounds ADD COLUMN holds INTEGER NOT NULL DEFAULT 0",
+  "ALTER TABLE rounds ADD COLUMN claimed_at BIGINT",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -408,4 +418,5 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: "review base", sqlite: reviewBase, postgres: reviewBase },
   { version: 14, name: "thread answers", sqlite: threadAnswers, postgres: threadAnswers },
   { version: 15, name: "reader rounds index", sqlite: readerRounds, postgres: readerRounds },
+  { version: 16, name: "round holds and claim times", sqlite: roundHolds, postgres: roundHolds },
 ];

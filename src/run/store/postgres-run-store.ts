@@ -296,12 +296,13 @@ export class PostgresRunStore implements RunStore {
       "pushActor" in query
         ? await this.query<RoundRow>(
             `SELECT * FROM rounds WHERE installation_id = $1 AND trigger_kind = 'push'
-               AND trigger_actor = $2 AND created_at >= $3 ORDER BY created_at, round_number`,
+               AND trigger_actor = $2 AND (created_at >= $3 OR claimed_at >= $3)
+             ORDER BY created_at, round_number`,
             [query.installationId, query.pushActor, since],
           )
         : await this.query<RoundRow>(
-            `SELECT * FROM rounds WHERE ${SAME_PULL} AND installation_id = $4 AND created_at >= $5
-             ORDER BY created_at, round_number`,
+            `SELECT * FROM rounds WHERE ${SAME_PULL} AND installation_id = $4
+               AND (created_at >= $5 OR claimed_at >= $5) ORDER BY created_at, round_number`,
             [query.repo.owner, query.repo.repo, query.pullNumber, query.installationId, since],
           );
     return rows.map(roundFromRow);
@@ -331,6 +332,10 @@ export class PostgresRunStore implements RunStore {
 
   async retryRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome> {
     return this.fenced("retry", lease, { delay_ms: Math.max(0, delayMs) });
+  }
+
+  async holdRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome> {
+    return this.fenced("hold", lease, { delay_ms: Math.max(0, delayMs) });
   }
 
   async finishRound(lease: RoundLeaseRef, ending: RoundEnding): Promise<LeaseOutcome> {

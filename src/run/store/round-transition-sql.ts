@@ -46,7 +46,8 @@ function setClause(
   const attempts = rule.spendsAttempt ? "attempts = attempts + 1, " : "";
   if (rule.newLease) {
     return `state = 'running', ${attempts}lease_epoch = lease_epoch + 1, lease_owner = :owner,
-      lease_expires_at = :now + :lease_ms, not_before = NULL, updated_at = :stamp`;
+      lease_expires_at = :now + :lease_ms, not_before = NULL, updated_at = :stamp,
+      claimed_at = :stamp`;
   }
   switch (transition) {
     case "renew":
@@ -61,6 +62,9 @@ function setClause(
         updated_at = :stamp`;
     case "retry":
       return `state = 'queued', ${attempts}lease_owner = NULL, lease_expires_at = NULL,
+        not_before = :now + :delay_ms, updated_at = :stamp`;
+    case "hold":
+      return `state = 'queued', holds = holds + 1, lease_owner = NULL, lease_expires_at = NULL,
         not_before = :now + :delay_ms, updated_at = :stamp`;
     default: {
       if (ending === undefined) throw new Error(`${transition} needs the state it ends in`);

@@ -65,8 +65,12 @@ export interface StoredRound {
    * failed. A shutdown hands the round back without spending one (round-machine.ts).
    */
   attempts: number;
-  /** Claims so far (each starts a new lease): above 0 before a claim means it ran before. */
+  /** Claims so far (each starts a new lease); `hasRun` says whether it ran before. */
   leaseEpoch: number;
+  /** Claims handed back by `hold` before the round ran (a reader limit applied again). */
+  holds: number;
+  /** When a worker last claimed it (null: never, or before migration 16). */
+  claimedAt: Date | null;
   /** A queued round is not claimed before this (a push's quiet period, a retry's backoff). */
   notBefore: Date | null;
   /** The newer head SHA that cancelled this round. */
@@ -100,6 +104,7 @@ export interface StartRoundInput {
  * Rounds created since `since` in one installation: one pull request's, or every round a
  * reader's pushes started for `pushActor` (a push round's `trigger.actor`), in any repository.
  */
+/** Rounds asked for (created) or claimed since `since`. */
 export type RecentRoundsQuery = { installationId: number; since: Date } & (
   | { repo: RepoRef; pullNumber: number }
   | { pushActor: string }
@@ -302,6 +307,11 @@ export interface RunStore {
   releaseRound(lease: RoundLeaseRef): Promise<LeaseOutcome>;
   /** `retry`: the round could not start; it is due again in `delayMs` and spends an attempt. */
   retryRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome>;
+  /**
+   * `hold`: a reader's round claimed while a reader limit applies again waits `delayMs` more,
+   * no attempt spent, and counts as a round that has not run (`hasRun`).
+   */
+  holdRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome>;
   /** `complete`, `fail` or `cancel`, by the ending's state: the first ending wins. */
   finishRound(lease: RoundLeaseRef, ending: RoundEnding): Promise<LeaseOutcome>;
   /** Every live round with when it is due: the sweeper wakes them (queued or lease run out). */

@@ -257,14 +257,16 @@ export class SqliteRunStore implements RunStore {
         ? this.statements
             .prepare<[{ installation_id: number; actor: string; since: number }], RoundRow>(
               `SELECT * FROM rounds WHERE installation_id = @installation_id
-                 AND trigger_kind = 'push' AND trigger_actor = @actor AND created_at >= @since
+                 AND trigger_kind = 'push' AND trigger_actor = @actor
+                 AND (created_at >= @since OR claimed_at >= @since)
                ORDER BY created_at, round_number`,
             )
             .all({ installation_id: query.installationId, actor: query.pushActor, since })
         : this.statements
             .prepare<[PullKey & { installation_id: number; since: number }], RoundRow>(
               `SELECT * FROM rounds WHERE ${SAME_PULL} AND installation_id = @installation_id
-                 AND created_at >= @since ORDER BY created_at, round_number`,
+                 AND (created_at >= @since OR claimed_at >= @since)
+               ORDER BY created_at, round_number`,
             )
             .all({
               ...pullKey(query.repo, query.pullNumber),
@@ -299,6 +301,10 @@ export class SqliteRunStore implements RunStore {
 
   async retryRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome> {
     return this.fenced("retry", lease, { delay_ms: Math.max(0, delayMs) });
+  }
+
+  async holdRound(lease: RoundLeaseRef, delayMs: number): Promise<LeaseOutcome> {
+    return this.fenced("hold", lease, { delay_ms: Math.max(0, delayMs) });
   }
 
   async finishRound(lease: RoundLeaseRef, ending: RoundEnding): Promise<LeaseOutcome> {

@@ -51,6 +51,9 @@ export interface RoundRow {
   /** Migration 13: the base branch and merge base the round reviewed against. */
   review_base_ref: string | null;
   review_merge_base: string | null;
+  /** Migration 16: claims handed back by `hold` before the round ran; the last claim's time. */
+  holds: number;
+  claimed_at: number | null;
 }
 
 /** Maps a row to the store's shape; the CHECK constraints guarantee the enum columns. */
@@ -77,6 +80,8 @@ export function roundFromRow(row: RoundRow): StoredRound {
     state: row.state as RoundState,
     attempts: row.attempts,
     leaseEpoch: Number(row.lease_epoch),
+    holds: Number(row.holds),
+    claimedAt: row.claimed_at === null ? null : new Date(Number(row.claimed_at)),
     notBefore: row.not_before === null ? null : new Date(Number(row.not_before)),
     supersededBy: row.superseded_by,
     failure: row.failure,

@@ -116,5 +116,88 @@ export function runStoreContractReaders(backend: RunStoreBackend): void {
       });
       expect(commented.round.trigger).toEqual({ kind: "push", deliveryId: "d-6" });
     });
+
+    it("hold a claimed round back to waiting, counted as not run, and find a round by when it was claimed", async () => {
+      const day = 86_400_000;
+      const { round } = await t.store.startRound({ ...readerPush(8, "stranger"), delayMs: 1000 });
+      await t.clock.advanceAndSettle(day);
+      const today = new Date(t.clock.now());
+      // Asked for yesterday, not yet claimed: not among today's rounds.
+      expect(
+        await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since: today }),
+      ).toEqual([]);
+      const lease = await claimRound(t.store, round.id);
+      const claimed = await t.store.findRound(round.id);
+      expect(claimed).toMatchObject({ leaseEpoch: 1, holds: 0, claimedAt: today });
+      // Claimed today: today's, by the pull request and by the author.
+      expect(
+        (
+          await t.store.recentRounds({ installationId: 42, pushActor: "stranger", since: today })
+        ).map((r) => r.id),
+      ).toEqual([round.id]);
+      expect(
+        (await t.store.recentRounds({ installationId: 42, repo, pullNumber: 8, since: today })).map(
+          (r) => r.id,
+        ),
+      ).toEqual([round.id]);
+
+      const held = await t.store.holdRound(lease, 3_600_000);
+      expect(held.ok).toBe(true);
+      expect(held.round).toMatchObject({
+        state: "queued",
+        attempts: 0,
+        leaseEpoch: 1,
+        holds: 1,
+        notBefore: new Date(t.clock.now() + 3_600_000),
+      });
+      // Fenced: the lease it handed back holds nothing any more.
+      expect((await t.store.holdRound(lease, 1)).ok).toBe(false);
+      expect((await t.store.finishRound(lease, { state: "completed" })).ok).toBe(false);
+      expect(await t.store.claimRound(round.id, { owner: "w", leaseMs: 1000 })).toMatchObject({
+        kind: "not-due",
+      });
+      await t.clock.advanceAndSettle(3_600_000);
+      const again = await claimRound(t.store, round.id);
+      expect(await t.store.findRound(round.id)).toMatchObject({
+        state: "running",
+        leaseEpoch: 2,
+        holds: 1,
+        attempts: 0,
+        claimedAt: new Date(t.clock.now()),
+      });
+      expect(again.epoch).toBe(2);
+    });
+
+    it("let two rounds of one reader claimed at once on two stores, one slot left, run only once", async () => {
+      const stores: [RunStore, RunStore] = [t.store, await t.fixture.open(t.clock)];
+      const since = new Date(t.clock.now());
+      const leases = [];
+      for (const pull of [11, 12]) {
+        const { round } = await t.store.startRound(readerPush(pull, "stranger"));
+        leases.push(await claimRound(t.store, round.id));
+      }
+      // Each worker's check (readerHoldAtClaim, allowance 1): the other rounds that ran, then hold.
+      const check = (store: RunStore, lease: { roundId: string; epoch: number }) =>
+        store.lockReader(42, "stranger", async () => {
+          const theirs = await store.recentRounds({
+            installationId: 42,
+            pushActor: "stranger",
+            since,
+          });
+          const ran = theirs.filter((r) => r.id !== lease.roundId && r.leaseEpoch > r.holds);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          if (ran.length < 1) return "runs";
+          return (await store.holdRound(lease, 60_000)).ok ? "held" : "lost";
+        });
+      const [first, second] = leases as [(typeof leases)[0], (typeof leases)[0]];
+      const outcomes = await Promise.all([check(stores[0], first), check(stores[1], second)]);
+      expect(outcomes.sort()).toEqual(["held", "runs"]);
+      const rounds = await t.store.recentRounds({
+        installationId: 42,
+        pushActor: "stranger",
+        since,
+      });
+      expect(rounds.map((r) => r.state).sort()).toEqual(["queued", "running"]);
+    });
   });
 }

@@ -35,7 +35,7 @@ const SITUATIONS = {
 const HOLDER: readonly Exclude<
   RoundTransition,
   "start" | "supersede" | "bring-forward" | "claim" | "take-over"
->[] = ["renew", "release", "retry", "complete", "fail", "cancel"];
+>[] = ["renew", "release", "retry", "hold", "complete", "fail", "cancel"];
 
 function startInput(delayMs: number) {
   return {
@@ -76,6 +76,7 @@ function machineRowOf(round: StoredRound, leaseExpiresAt: number | null): Machin
     leaseOwner: null,
     leaseExpiresAt,
     notBefore: round.notBefore?.getTime() ?? null,
+    holds: round.holds,
   };
 }
 
@@ -91,6 +92,8 @@ async function ask(
       return store.releaseRound(lease);
     case "retry":
       return store.retryRound(lease, 5_000);
+    case "hold":
+      return store.holdRound(lease, 5_000);
     case "complete":
       return store.finishRound(lease, { state: "completed" });
     case "fail":
@@ -133,11 +136,13 @@ export function runStoreContractTransitions(backend: RunStoreBackend): void {
                 attempts: after.attempts,
                 epoch: after.leaseEpoch,
                 notBefore: after.notBefore?.getTime() ?? null,
+                holds: after.holds,
               }).toEqual({
                 state: expected.row.state,
                 attempts: expected.row.attempts,
                 epoch: expected.row.leaseEpoch,
                 notBefore: expected.row.notBefore,
+                holds: expected.row.holds,
               });
             } else {
               expect(after).toEqual(before);
