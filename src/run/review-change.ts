@@ -113,18 +113,7 @@ async function reviewChangeWith(
   // A cap reached during the lenses also keeps the cross-examination from starting.
   const reached = reviewed.status.budget?.reached !== undefined;
   const examined = await runCrossExaminationPhase(
-    {
-      subject:
-        reached && plan.crossExamination !== undefined
-          ? {
-              ...subject,
-              plan: { ...plan, crossExamination: { ...plan.crossExamination, enabled: false } },
-            }
-          : subject,
-      change,
-      runtime,
-      journal,
-    },
+    { subject: reached ? withoutCrossExamination(subject) : subject, change, runtime, journal },
     { reports, status: reviewed.status },
   );
   const { records } = examined;
@@ -168,6 +157,16 @@ async function reviewChangeWith(
     challenges: records,
     rechecks: compared.rechecks,
     summary,
+  };
+}
+
+/** The subject with its cross-examination off (a cap was reached during the lenses). */
+function withoutCrossExamination(subject: RoundSubject): RoundSubject {
+  const { crossExamination } = subject.plan;
+  if (crossExamination === undefined) return subject;
+  return {
+    ...subject,
+    plan: { ...subject.plan, crossExamination: { ...crossExamination, enabled: false } },
   };
 }
 
