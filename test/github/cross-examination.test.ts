@@ -107,6 +107,8 @@ const config = AppConfig.parse({
   models: MODELS.map((id) => ({ id, provider: "local" })),
   review: { lenses: ["security"], verify: false },
   crossExamination: { enabled: true },
+  // Its scripted models answer reviews and challenges only: no summary call among them.
+  summary: false,
 });
 
 let asked: string[];

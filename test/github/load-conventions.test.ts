@@ -52,6 +52,8 @@ const config = AppConfig.parse({
   providers: [{ name: "local", type: "ollama" }],
   models: [{ id: "m1", provider: "local" }],
   review: { lenses: ["security", "correctness"], verify: false },
+  // Each lens's request is counted: no summary call among them.
+  summary: false,
 });
 
 let github: FakeGitHub;
@@ -405,14 +407,16 @@ describe("loadConventionFiles, nearest per directory", () => {
       [".github/instructions/ts.instructions.md", "---\napplyTo: '**/*.ts'\n---\nTS rule.\n"],
     ]);
     const requests = github.requests({ method: "GET", path: `/repos/octo-org/${repo.repo}/**` });
-    // One listing, three reads: none for pkg/web (no changed file under it), none per absent name.
-    expect(
-      requests.map((request) => request.path.replace(`/repos/octo-org/${repo.repo}`, "")),
-    ).toEqual([
-      `/git/trees/${pr.baseSha}`,
+    // One listing, then three reads (sent together, in any order): none for pkg/web (no changed
+    // file under it), none per absent name.
+    const paths = requests.map((request) =>
+      request.path.replace(`/repos/octo-org/${repo.repo}`, ""),
+    );
+    expect(paths[0]).toBe(`/git/trees/${pr.baseSha}`);
+    expect(paths.slice(1).sort()).toEqual([
+      "/contents/.github/instructions/ts.instructions.md",
       "/contents/AGENTS.md",
       "/contents/pkg/api/AGENTS.md",
-      "/contents/.github/instructions/ts.instructions.md",
     ]);
     expect(new Set(requests.slice(1).map((request) => request.query.ref))).toEqual(
       new Set([pr.baseSha]),

@@ -57,6 +57,8 @@ const config = AppConfig.parse({
     { id: "claude-code/opus", provider: "claude-code", model: "opus" },
   ],
   review: { lenses: ["security"], verify: false },
+  // The models built are counted: no summary call among them.
+  summary: false,
 });
 
 /** Runs a round left unfinished by a restart: a fresh store handle, the job resumed. */

@@ -25,6 +25,8 @@ export function roundDependencies(
       models: [{ id: "m", provider: "local" }],
       // Rounds start at once, as before the quiet period existed; a test of it sets its own.
       review: { debounceSeconds: 0 },
+      // Scripted models count their calls: the summary is a test of its own (pr-summary.e2e).
+      summary: false,
     }),
     env: {},
     queue: new RecordingQueue(),

@@ -283,6 +283,7 @@ describe("reviewRound under a budget", () => {
     });
     expect(result.status.budget).toEqual({
       downshift: "large change (1,234 lines): security only",
+      downshiftBy: "budget.downshift",
     });
   });
 });
