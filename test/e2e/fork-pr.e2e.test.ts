@@ -108,6 +108,8 @@ describe("fork pull requests and agent CLIs", { timeout: 60_000 }, () => {
         "  debounceSeconds: 0",
         "sandbox:",
         "  isolation: none",
+        // One summary call more per round: off, as the harness has it, for the scripted counts.
+        "summary: false",
         "",
       ].join("\n"),
     );

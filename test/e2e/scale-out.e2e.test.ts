@@ -143,6 +143,8 @@ describe.skipIf(unavailable !== null)(
           "  maxTurns: 6",
           "  timeoutSeconds: 60",
           "  debounceSeconds: 0",
+          // One summary call more per round: off, as the harness has it, for the scripted counts.
+          "summary: false",
           "",
         ].join("\n"),
       );
