@@ -67,6 +67,26 @@ const finding: LensFinding = {
   body: "Validate the value before using it.",
 };
 
+/** Starting the replacement workers and the queue's poll: beyond the lease and one round. */
+const SPAWN_SLACK_MS = 10_000;
+
+/** The longest a round held a slot in one process: from its first start to "round completed". */
+function longestRoundMs(output: string): number {
+  const startedAt = new Map<string, number>();
+  let longest = 0;
+  for (const line of appLogs(output)) {
+    const round = line.round === undefined ? undefined : String(line.round);
+    if (round === undefined) continue;
+    if (line.msg === "running round" || line.msg === "resuming round") {
+      if (!startedAt.has(round)) startedAt.set(round, Number(line.time));
+    } else if (line.msg === "round completed") {
+      const start = startedAt.get(round);
+      if (start !== undefined) longest = Math.max(longest, Number(line.time) - start);
+    }
+  }
+  return longest;
+}
+
 interface Round {
   tag: string;
   installation: "big" | "small";
@@ -370,9 +390,11 @@ describe.skipIf(unavailable !== null)(
       const victimResumed = resumed.find((line) => line.round === victim);
       expect(victimResumed?.finishedLenses).toBeGreaterThan(0);
       // The killed workers' rounds were taken over once their leases ran out (the visibility
-      // timeout, then the next sweep) and a busy worker had a free slot, ahead of the fresh
-      // rounds: well before a minute. Any other round resumed lost its lease on a live worker
-      // (a renewal later than the lease, on a starved machine): printed, not bounded here.
+      // timeout, then the next sweep, every half lease) and a busy worker had a free slot:
+      // resumed rounds go ahead of fresh ones, so that wait is at most one round's run. The bound
+      // is in this run's own round time, since a loaded CI machine stretches every round alike.
+      // Any other round resumed lost its lease on a live worker (a renewal later than the
+      // lease, on a starved machine): printed, not bounded here.
       const orphaned = new Set(killedHeld);
       const resumedAt = (line: (typeof resumed)[number]) => ({
         round: String(line.round).slice(0, 8),
@@ -391,7 +413,14 @@ describe.skipIf(unavailable !== null)(
       expect(takenOver.length).toBeGreaterThan(0);
       const retakenAfter =
         Math.max(...takenOver.map((line) => Number(line.time))) - started - killedAt;
-      expect(retakenAfter).toBeLessThan(40_000);
+      const longestRound = Math.max(...processes.map(({ app }) => longestRoundMs(app.output())));
+      const leaseMs = VISIBILITY_SECONDS * 1000;
+      const retakeBound = leaseMs + leaseMs / 2 + longestRound + SPAWN_SLACK_MS;
+      console.log(
+        `--- retaken ${retakenAfter} ms after the kill; bound ${retakeBound} ms ` +
+          `(longest round ${longestRound} ms)`,
+      );
+      expect(retakenAfter).toBeLessThan(retakeBound);
       // The per-provider caps held across all workers, and were reached.
       expect(stack.ollama.maxInFlight).toBeLessThanOrEqual(CAPS["ollama-cloud"]);
       expect(stack.openai.maxInFlight).toBeLessThanOrEqual(CAPS.openai);
