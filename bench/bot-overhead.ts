@@ -7,7 +7,9 @@
  * and tool calls, finalize, verify, consensus, render, SQLite and the GitHub writes.
  * Per-round CPU is the median over the warm rounds (the machine is shared; a median shrugs off a
  * neighbour's burst); the first, cold round is reported apart.
- * Targets: < 300 ms CPU per round and < 150 MB peak RSS. Exits 1 when one is missed.
+ * Target: < 150 MB peak RSS (and a sane round: one consensus, a review, no request GitHub's
+ * description refuses). Exits 1 when it is missed. CPU per round is reported, not judged: its
+ * target (300 ms where parse-diff takes 215 ms) was retired, and the figure is kept to be watched.
  * Every app process runs with the node flags of `npm start` (package.json's start script, read by
  * bench/npm-start-node-args.ts) unless said otherwise below.
  * Run: `npx tsx bench/bot-overhead.ts`. Options (environment):
@@ -32,9 +34,9 @@
  *   authenticated as the installation, and the extraction of its tarball
  *   (bench/github-floors.ts). Each is what that part costs with nothing else of the app around
  *   it, a floor under its CPU per round; the three together against parse-diff say how much of
- *   the 1.40× budget any implementation making these calls has left (reported, not judged).
- * The CPU target is scaled by parse-diff's CPU time on the big-PR diff, measured in this process
- * between rounds (bench/parse-diff-reference.ts): 300 ms where parse-diff takes 215 ms.
+ *   the app's own CPU is spent outside them (reported, not judged).
+ * CPU figures are also given as ratios to parse-diff's CPU time on the big-PR diff, measured in
+ * this process between rounds (bench/parse-diff-reference.ts), since machines differ ~2.5×.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -78,7 +80,6 @@ const FILE_COUNT = Number(process.env.BENCH_FILES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const IDLE_MS = 4_000;
 const QUIET_MS = 2_000;
-const MAX_CPU_MS = 300;
 const MAX_RSS_MB = 150;
 
 const flags = (value: string | undefined) =>
@@ -358,7 +359,6 @@ try {
           nodeArgs: START_NODE_ARGS,
         })
       : undefined;
-  const budgetCpuMs = reference.scaled(MAX_CPU_MS, parseDiffTimes);
   const parseDiffMs = median(parseDiffTimes);
 
   const rows: Array<[string, string]> = [
@@ -383,7 +383,7 @@ try {
         .filter((comment) => comment.body.startsWith("<!-- gadfly-consensus -->")).length === 1 &&
       github.reviews(subject.pullRequest).length >= 1 &&
       github.validationErrors.length === 0;
-    const pass = sane && cpuPerRoundMs < budgetCpuMs && end.peakRssMb < MAX_RSS_MB;
+    const pass = sane && end.peakRssMb < MAX_RSS_MB;
     const cold = subject.cold;
     const label = (text: string) => (index === 0 ? text : `${subject.label}: ${text}`);
     rows.push(
@@ -399,11 +399,11 @@ try {
       ],
       [
         label("warm round: CPU, median (min–max), ms"),
-        `${cpuPerRoundMs.toFixed(0)} (${Math.min(...warm.map((measure) => measure.cpuMs)).toFixed(0)}–${Math.max(...warm.map((measure) => measure.cpuMs)).toFixed(0)})${subject.judged ? ` (target < ${MAX_CPU_MS} × ${parseDiffMs.toFixed(0)}/${REFERENCE_PARSE_DIFF_MS} = ${budgetCpuMs.toFixed(0)})` : ""}`,
+        `${cpuPerRoundMs.toFixed(0)} (${Math.min(...warm.map((measure) => measure.cpuMs)).toFixed(0)}–${Math.max(...warm.map((measure) => measure.cpuMs)).toFixed(0)})${subject.judged ? " (not judged)" : ""}`,
       ],
       [
         label("warm round: CPU ÷ parse-diff"),
-        `${(cpuPerRoundMs / parseDiffMs).toFixed(2)}${subject.judged ? ` (target < ${(MAX_CPU_MS / REFERENCE_PARSE_DIFF_MS).toFixed(2)})` : ""}`,
+        `${(cpuPerRoundMs / parseDiffMs).toFixed(2)}${subject.judged ? " (not judged)" : ""}`,
       ],
       [
         label("warm round: user / system CPU, ms"),
@@ -494,7 +494,7 @@ try {
       ],
       [
         "floors together (model clients + GitHub + extraction) ÷ parse-diff",
-        `${(floorsMs / parseDiffMs).toFixed(2)} (target for the whole app < ${(MAX_CPU_MS / REFERENCE_PARSE_DIFF_MS).toFixed(2)})`,
+        `${(floorsMs / parseDiffMs).toFixed(2)} (the whole app: ${(main.cpuPerRoundMs / parseDiffMs).toFixed(2)}; not judged)`,
       ],
     );
   }
@@ -536,8 +536,7 @@ try {
     floorsVsParseDiff: floorsMs === undefined ? null : Number((floorsMs / parseDiffMs).toFixed(2)),
     parseDiffMs: Number(parseDiffMs.toFixed(1)),
     referenceParseDiffMs: REFERENCE_PARSE_DIFF_MS,
-    budgetCpuMs: Math.round(budgetCpuMs),
-    maxCpuMs: MAX_CPU_MS,
+    cpuJudged: false,
     maxRssMb: MAX_RSS_MB,
     pass,
   });
