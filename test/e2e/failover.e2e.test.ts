@@ -1,6 +1,5 @@
 import { writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LensFinding } from "../../src/findings/schema.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { deliver, pullRequestEvent } from "../fakes/fake-github/index.js";
 import {
@@ -12,24 +11,17 @@ import {
   waitFor,
 } from "./harness.js";
 import { routeReviews } from "./route-reviews.js";
+import {
+  SQL_INJECTION_REPO,
+  sqlInjectionBase,
+  sqlInjectionFinding,
+  sqlInjectionHead,
+} from "./sql-injection-pr.js";
 
-const REPO = { owner: "octo-org", repo: "lookup" };
-const base = Array.from(
-  { length: 20 },
-  (_, index) => `export const value${index + 1} = ${index + 1};`,
-);
-const head = [...base];
-head[9] = 'export const query = (name) => "SELECT * FROM users WHERE name = \'" + name + "\'";';
-
-const injection: LensFinding = {
-  file: "src/db.js",
-  line: 10,
-  endLine: 10,
-  severity: "high",
-  confidence: "high",
-  title: "SQL injection: `query` concatenates `name` into the SQL text",
-  body: "Use a parameterised query instead of concatenating `name`.",
-};
+const REPO = SQL_INJECTION_REPO;
+const base = sqlInjectionBase;
+const head = sqlInjectionHead;
+const injection = sqlInjectionFinding;
 
 /**
  * A model whose provider is down for the whole round, against the running app: glm-5.2's
