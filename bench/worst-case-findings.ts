@@ -68,9 +68,9 @@ export const WORST_CASE_SHAPES = {
     ),
 };
 
-/** One lens answer holding `count` findings (a third low, the rest nits): a model's flood. */
-export function findingFloodAnswer(count: number): string {
-  const finding = (index: number, severity: Severity): LensFinding => ({
+/** The `index`-th finding of a flood: each on its own line of one of seven files. */
+export function floodFinding(index: number, severity: Severity = "nit"): LensFinding {
+  return {
     file: `src/f${index % 7}.ts`,
     line: 1 + index,
     endLine: 1 + index,
@@ -78,9 +78,15 @@ export function findingFloodAnswer(count: number): string {
     confidence: "medium",
     title: `Finding number ${index}`,
     body: `Detail of finding ${index}.`,
-  });
+  };
+}
+
+/** One lens answer holding `count` findings (a third low, the rest nits): a model's flood. */
+export function findingFloodAnswer(count: number): string {
   return renderLensAnswer(
     "Minor issues",
-    Array.from({ length: count }, (_, index) => finding(index, index % 3 === 0 ? "low" : "nit")),
+    Array.from({ length: count }, (_, index) =>
+      floodFinding(index, index % 3 === 0 ? "low" : "nit"),
+    ),
   );
 }

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { findingFloodAnswer } from "../../bench/worst-case-findings.js";
+import { findingFloodAnswer, floodFinding } from "../../bench/worst-case-findings.js";
 import { checkLensAnswer, MAX_ANSWER_CHARS } from "../../src/agent/check-lens-answer.js";
 import { renderLensAnswer } from "../../src/findings/findings-block.js";
 import { MAX_FINDINGS_PER_LENS, parseLensAnswer } from "../../src/findings/parse.js";
-import type { LensFinding, Severity } from "../../src/findings/schema.js";
 
-const finding = (index: number, severity: Severity = "nit"): LensFinding => ({
-  file: `src/f${index % 7}.ts`,
-  line: 1 + index,
-  endLine: 1 + index,
-  severity,
-  confidence: "medium",
-  title: `Finding number ${index}`,
-  body: `Detail of finding ${index}.`,
-});
+const finding = floodFinding;
 
 describe("the per-lens finding limit", () => {
   it("is 50", () => {
