@@ -2,14 +2,19 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCommandAgentModel } from "../../src/llm/providers/command/command-agent-model.js";
 import { SharedScrubbedCopies } from "../../src/sandbox/index.js";
 import {
   type FakeAnthropicServer,
   startFakeAnthropicServer,
 } from "../fakes/fake-anthropic-server.js";
 import { installClaudeCode } from "./install-real-cli.js";
-import { openRealCliHarness, type RealCliHarness, runWithoutGadfly } from "./real-cli-harness.js";
+import {
+  agentAtLevel,
+  GADFLY_LEVELS,
+  openRealCliHarness,
+  type RealCliHarness,
+  runWithoutGadfly,
+} from "./real-cli-harness.js";
 
 /**
  * The real Claude Code (from the npm registry, cached), pointed at the fake Anthropic server,
@@ -108,17 +113,12 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
     attacker.requests.length = 0;
   }, 90_000);
 
-  it.each(["none", "user", "bwrap"] as const)(
+  it.each(GADFLY_LEVELS)(
     "through Gadfly at level %s, nothing planted runs and the answer is parsed",
     async (level) => {
       if ("skip" in installed) return;
-      const isolation = harness.levels.get(level);
-      if (isolation === undefined) {
-        console.log(`skipped: level ${level} cannot run on this machine`);
-        return;
-      }
       const before = fake.requests.length;
-      const model = createCommandAgentModel({
+      const model = agentAtLevel(harness, level, {
         provider: {
           name: "claude-code",
           command: [
@@ -138,10 +138,8 @@ describe.skipIf("skip" in installed)(`the real Claude Code ${VERSION}`, () => {
         modelId: "claude-code/sonnet",
         model: MODEL,
         env: environment(),
-        isolation,
-        temporaryRoot: harness.scratch,
-        killGraceMs: 1_000,
       });
+      if (model === undefined) return;
       const result = await model.run({ prompt: "Review this.", cwd: snapshot });
       expect(result.text).toBe(ANSWER);
       const sent = fake.requests.slice(before);

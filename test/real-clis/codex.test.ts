@@ -3,12 +3,17 @@ import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLensAnswer } from "../../src/findings/index.js";
-import { createCommandAgentModel } from "../../src/llm/providers/command/command-agent-model.js";
 import { SharedScrubbedCopies } from "../../src/sandbox/index.js";
 import { type FakeOpenAIServer, startFakeOpenAIServer } from "../fakes/fake-openai-server.js";
 import type { FakeModelRequest, FakeReply } from "../fakes/model-script.js";
 import { installCodex } from "./install-real-cli.js";
-import { openRealCliHarness, type RealCliHarness, runWithoutGadfly } from "./real-cli-harness.js";
+import {
+  agentAtLevel,
+  GADFLY_LEVELS,
+  openRealCliHarness,
+  type RealCliHarness,
+  runWithoutGadfly,
+} from "./real-cli-harness.js";
 
 /**
  * The real Codex CLI (from the npm registry, cached; its npm wrapper, which starts the binary
@@ -160,16 +165,11 @@ describe.skipIf("skip" in installed)(`the real Codex CLI ${VERSION}`, () => {
     await harness.clearPlanted();
   }, 90_000);
 
-  it.each(["none", "user", "bwrap"] as const)(
+  it.each(GADFLY_LEVELS)(
     "through Gadfly at level %s, nothing planted runs, the answer is parsed and the shell tool reads a file",
     async (level) => {
       if ("skip" in installed) return;
-      const isolation = harness.levels.get(level);
-      if (isolation === undefined) {
-        console.log(`skipped: level ${level} cannot run on this machine`);
-        return;
-      }
-      const model = createCommandAgentModel({
+      const model = agentAtLevel(harness, level, {
         provider: {
           name: "codex",
           command: [
@@ -185,10 +185,8 @@ describe.skipIf("skip" in installed)(`the real Codex CLI ${VERSION}`, () => {
         modelId: "codex/gpt-5.1-codex",
         model: MODEL,
         env: environment(),
-        isolation,
-        temporaryRoot: harness.scratch,
-        killGraceMs: 1_000,
       });
+      if (model === undefined) return;
       const before = fake.requests.length;
       const result = await model.run({ prompt: "Review this.", cwd: snapshot });
       expect(result.text).toBe(ANSWER);

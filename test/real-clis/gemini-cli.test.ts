@@ -2,11 +2,16 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCommandAgentModel } from "../../src/llm/providers/command/command-agent-model.js";
 import { SharedScrubbedCopies } from "../../src/sandbox/index.js";
 import { type FakeGeminiServer, startFakeGeminiServer } from "../fakes/fake-gemini-server.js";
 import { installGeminiCli } from "./install-real-cli.js";
-import { openRealCliHarness, type RealCliHarness, runWithoutGadfly } from "./real-cli-harness.js";
+import {
+  agentAtLevel,
+  GADFLY_LEVELS,
+  openRealCliHarness,
+  type RealCliHarness,
+  runWithoutGadfly,
+} from "./real-cli-harness.js";
 
 /**
  * The real Gemini CLI (from the npm registry, cached), pointed at the fake Gemini API, on a
@@ -129,16 +134,11 @@ describe.skipIf("skip" in installed)(`the real Gemini CLI ${VERSION}`, () => {
     attacker.requests.length = 0;
   }, 120_000);
 
-  it.each(["none", "user", "bwrap"] as const)(
+  it.each(GADFLY_LEVELS)(
     "through Gadfly at level %s, nothing planted runs and the answer is parsed",
     async (level) => {
       if ("skip" in installed) return;
-      const isolation = harness.levels.get(level);
-      if (isolation === undefined) {
-        console.log(`skipped: level ${level} cannot run on this machine`);
-        return;
-      }
-      const model = createCommandAgentModel({
+      const model = agentAtLevel(harness, level, {
         provider: {
           name: "gemini-cli",
           command: [installed.program, "--skip-trust", "--model", "{model}"],
@@ -147,10 +147,8 @@ describe.skipIf("skip" in installed)(`the real Gemini CLI ${VERSION}`, () => {
         modelId: "gemini-cli/gemini-2.5-pro",
         model: MODEL,
         env: environment(),
-        isolation,
-        temporaryRoot: harness.scratch,
-        killGraceMs: 1_000,
       });
+      if (model === undefined) return;
       const before = fake.requests.length;
       const copies = new SharedScrubbedCopies(harness.scratch);
       try {

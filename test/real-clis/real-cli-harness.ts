@@ -4,6 +4,11 @@ import { chmod, mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SandboxConfig } from "../../src/config/schema.js";
+import type { AgentModel } from "../../src/llm/index.js";
+import {
+  type CommandAgentModelOptions,
+  createCommandAgentModel,
+} from "../../src/llm/providers/command/command-agent-model.js";
 import {
   type AgentIsolation,
   detectIsolation,
@@ -82,5 +87,30 @@ export function runWithoutGadfly(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/** The isolation levels each real-CLI test runs its CLI at through Gadfly. */
+export const GADFLY_LEVELS = ["none", "user", "bwrap"] as const;
+
+/**
+ * The CLI as Gadfly runs it at `level`, in the harness's scratch directory; undefined (and
+ * said) when this machine cannot run that level.
+ */
+export function agentAtLevel(
+  harness: RealCliHarness,
+  level: IsolationLevel,
+  options: Omit<CommandAgentModelOptions, "isolation" | "temporaryRoot" | "killGraceMs">,
+): AgentModel | undefined {
+  const isolation = harness.levels.get(level);
+  if (isolation === undefined) {
+    console.log(`skipped: level ${level} cannot run on this machine`);
+    return undefined;
+  }
+  return createCommandAgentModel({
+    ...options,
+    isolation,
+    temporaryRoot: harness.scratch,
+    killGraceMs: 1_000,
   });
 }
