@@ -45,7 +45,10 @@ export class InMemoryWorkQueue implements WorkQueue {
     const readyAt = this.clock.now() + delayMs;
     const waiting = this.waiting.find((entry) => entry.job.roundId === job.roundId);
     if (waiting !== undefined) {
-      if (delayMs === 0) waiting.readyAt = Math.min(waiting.readyAt, readyAt);
+      // One wake-up per round, at the earliest time and the highest priority asked for: a
+      // take-over that meets the round's fresh wake-up still waiting keeps its place ahead.
+      waiting.readyAt = Math.min(waiting.readyAt, readyAt);
+      if (options.resume === true) waiting.priority = wakePriority(0, true);
       this.pump();
       return false;
     }

@@ -128,12 +128,13 @@ export class PgBossWorkQueue implements WorkQueue {
        WHERE name = $1 AND state < 'active' AND data->>'installationId' = $2`,
       [this.name, String(job.installationId)],
     );
+    const priority = wakePriority(rows[0]?.backlog ?? 0, options.resume === true);
     const id = await this.boss.send(
       this.name,
       { ...job },
       {
         singletonKey: job.roundId,
-        priority: wakePriority(rows[0]?.backlog ?? 0, options.resume === true),
+        priority,
         // Taken and completed at once: an attempt that dies in between is retried once, and the
         // sweeper wakes the round anyway.
         retryLimit: 1,
@@ -142,13 +143,17 @@ export class PgBossWorkQueue implements WorkQueue {
         ...(delayMs > 0 ? { startAfter: `${delayMs / 1000} seconds` } : {}),
       },
     );
-    // One wake-up waits already: asked for now, it is brought forward (an early one is harmless:
-    // the claim finds the round not yet due and wakes it again then).
-    if (id === null && delayMs === 0) {
+    // One wake-up waits already: it takes the earliest time and the highest priority asked for,
+    // so a take-over that meets the round's fresh wake-up still waiting keeps its place ahead (an
+    // early one is harmless: the claim finds the round not yet due and wakes it again then).
+    if (id === null) {
       await this.pool.query(
-        `UPDATE ${this.jobTable} SET start_after = now()
-         WHERE name = $1 AND singleton_key = $2 AND state < 'active' AND start_after > now()`,
-        [this.name, job.roundId],
+        `UPDATE ${this.jobTable}
+         SET start_after = LEAST(start_after, now() + $3 * interval '1 millisecond'),
+             priority = GREATEST(priority, $4)
+         WHERE name = $1 AND singleton_key = $2 AND state < 'active'
+           AND (start_after > now() + $3 * interval '1 millisecond' OR priority < $4)`,
+        [this.name, job.roundId, delayMs, priority],
       );
     }
     this.wake();

@@ -75,6 +75,31 @@ export function workQueueContract(backend: WorkQueueBackend): void {
       expect(order.slice(1)).not.toContain("crashed");
     });
 
+    it("keeps a take-over ahead when it meets the round's fresh wake-up still waiting", async () => {
+      for (let index = 0; index < 5; index++) await queue.enqueue(job(`fresh-${index}`, B));
+      // A duplicate delivery woke the round again while it ran (behind B's first by its age);
+      // then its worker crashed.
+      await queue.enqueue(job("crashed", A));
+      expect(await queue.enqueue(job("crashed", A), { resume: true })).toBe(false);
+      const order: string[] = [];
+      await queue.work(async ({ job: taken }) => {
+        order.push(taken.roundId);
+      }, 1);
+      await eventually("all 6 ran", () => order.length === 6);
+      expect(order[0]).toBe("crashed");
+      expect(order.filter((id) => id === "crashed")).toHaveLength(1);
+    });
+
+    it("brings a waiting wake-up forward to a take-over's shorter delay", async () => {
+      const taken: string[] = [];
+      await queue.enqueue(job("settling"), { delayMs: 60_000 });
+      expect(await queue.enqueue(job("settling"), { delayMs: 200, resume: true })).toBe(false);
+      await queue.work(async ({ job: round }) => {
+        taken.push(round.roundId);
+      }, 1);
+      await eventually("the round is woken at the take-over's time", () => taken.length === 1);
+    });
+
     it("holds at most `concurrency` handlers at once, and says what waits and what runs", async () => {
       const hold = deferred();
       for (const id of ["d-1", "d-2", "d-3"]) await queue.enqueue(job(id));
