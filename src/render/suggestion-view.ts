@@ -9,7 +9,7 @@ export interface SuggestionView {
   endLine: number;
   /** The replacement's lines (the `suggestionBlock` / `diffBlock` helpers fence them). */
   lines: string[];
-  /** The head's lines it replaces (for the diff). */
+  /** The head's lines it replaces (the diff shows them; a passed one's too, in the CLI). */
   original: string[];
   /** How many of the cluster's models proposed it, of `models`. */
   supporters: number;
@@ -29,16 +29,16 @@ export function suggestionView(
     line: outcome.line,
     endLine: outcome.endLine,
     lines: outcome.lines,
+    original: outcome.original,
     supporters: outcome.supporters.length,
     models: Math.max(models, outcome.supporters.length),
   };
   if (outcome.kind === "failed") {
-    return { ...common, passed: false, original: outcome.original, checked: outcome.reason };
+    return { ...common, passed: false, checked: outcome.reason };
   }
   return {
     ...common,
     passed: true,
-    original: [],
     checked:
       outcome.grammar === null
         ? `it applies to these lines of the head with their indentation; syntax not checked: ${outcome.syntaxNote ?? "no parser for this kind of file"}.`

@@ -49,13 +49,8 @@ export async function checkSuggestion(
     "head" in read && endLine <= read.head.lines.length
       ? read.head.lines.slice(line - 1, endLine)
       : [];
-  const base = { file, line, endLine, supporters, lines: lines ?? [] };
-  const fail = (reason: string): SuggestionOutcome => ({
-    kind: "failed",
-    ...base,
-    reason,
-    original,
-  });
+  const base = { file, line, endLine, supporters, lines: lines ?? [], original };
+  const fail = (reason: string): SuggestionOutcome => ({ kind: "failed", ...base, reason });
   const range = rangeProblem(candidate, index);
   if (range !== null) return fail(range);
   if (lines === null) return fail("it holds a carriage return inside a line.");
@@ -88,6 +83,15 @@ export async function checkSuggestion(
     return fail(
       `the file would no longer parse as ${before.grammar}: ${after.errors - before.errors} syntax error${after.errors - before.errors === 1 ? "" : "s"} more than the head has${at}.`,
     );
+  }
+  if (before.errors > 0) {
+    // Error recovery can fold a new error into one the head already has: no count proves it.
+    return {
+      kind: "passed",
+      ...base,
+      grammar: null,
+      syntaxNote: `the head file already has ${before.errors} syntax error${before.errors === 1 ? "" : "s"} as ${before.grammar}, so a new one could hide among them`,
+    };
   }
   return { kind: "passed", ...base, grammar: before.grammar };
 }

@@ -13,13 +13,16 @@ interface SuggestionCommon {
   lines: string[];
   /** The distinct models whose finding proposed this very replacement. */
   supporters: string[];
+  /** The head's lines it replaces ([] when they could not be read). */
+  original: string[];
 }
 
 export interface PassedSuggestion extends SuggestionCommon {
   kind: "passed";
   /**
    * The grammar the resulting file was parsed with, or null when none ships for the file's
-   * kind: then the comment says its syntax was not checked, and why (`syntaxNote`).
+   * kind, or when the head file already fails to parse: then the comment says its syntax was
+   * not checked, and why (`syntaxNote`).
    */
   grammar: string | null;
   syntaxNote?: string;
@@ -29,6 +32,4 @@ export interface FailedSuggestion extends SuggestionCommon {
   kind: "failed";
   /** Why it is not offered as a suggestion, one sentence a reader acts on. */
   reason: string;
-  /** The head's lines it would replace, for the diff ([] when they could not be read). */
-  original: string[];
 }

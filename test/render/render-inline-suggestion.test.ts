@@ -30,6 +30,7 @@ const passed = (lines: string[], grammar: string | null = "typescript"): Suggest
   endLine: 4,
   lines,
   supporters: ["model-a", "model-b"],
+  original: ["  old();", "  older();"],
   grammar,
   ...(grammar === null ? { syntaxNote: "no parser ships for this kind of file" } : {}),
 });

@@ -144,6 +144,7 @@ beforeAll(async () => {
           endLine,
           lines: (suggestion ?? "").split("\n"),
           supporters: cluster.models,
+          original: [],
           grammar: "javascript",
         },
       );
