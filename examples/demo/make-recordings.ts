@@ -88,6 +88,8 @@ interface Finding {
   confidence: "low" | "medium" | "high";
   title: string;
   body: string;
+  /** The replacement for lines `line..end_line`, when the fix is local (checked before shown). */
+  suggestion?: string;
 }
 
 const read = (path: string, start?: number, end?: number): ToolUse => ({
@@ -145,6 +147,7 @@ const unsignedBypass = {
     confidence: "high",
     title: "Unsigned webhooks are accepted as valid",
     body: "The early `return true` accepts any request that omits the signature header. The comment says the dashboard sends unsigned test events, but that cannot justify accepting unsigned events in production: an attacker omits the header and forges payments. Return `false` here.",
+    suggestion: "    return false;",
   },
 } satisfies Record<string, Finding>;
 

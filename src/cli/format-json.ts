@@ -1,8 +1,16 @@
 import type { LensReport } from "../agent/index.js";
 import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
 import type { LensFinding } from "../findings/index.js";
+import type { SuggestionOutcome } from "../suggestions/index.js";
 import type { ReportMeta } from "./report-meta.js";
-import type { JsonFinding, JsonLensFinding, JsonLensReport, JsonReport } from "./schema.js";
+import type {
+  JsonFinding,
+  JsonLensFinding,
+  JsonLensReport,
+  JsonReport,
+  JsonSuggestion,
+  JsonSummary,
+} from "./schema.js";
 import { usageReport } from "./usage-report.js";
 
 /**
@@ -28,7 +36,7 @@ export function formatJson(consensus: Consensus, meta: ReportMeta): string {
       })),
     })),
     findings: consensus.clusters.map((cluster, index) =>
-      finding(cluster, index + 1, consensus.modelCount),
+      finding(cluster, index + 1, consensus.modelCount, meta.suggestions?.get(cluster.fingerprint)),
     ),
     notReviewed: meta.notReviewed.map((entry) => ({ path: entry.path, reason: entry.reason })),
     comparison:
@@ -49,6 +57,7 @@ export function formatJson(consensus: Consensus, meta: ReportMeta): string {
             })),
           },
     ...(consensus.usage === undefined ? {} : { usage: usageReport(consensus.usage, meta.usage) }),
+    summary: summary(consensus.summary),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
@@ -85,7 +94,12 @@ function lensFinding(finding: LensFinding): JsonLensFinding {
   };
 }
 
-function finding(cluster: Cluster, rank: number, modelCount: number): JsonFinding {
+function finding(
+  cluster: Cluster,
+  rank: number,
+  modelCount: number,
+  checked: SuggestionOutcome | undefined,
+): JsonFinding {
   const representative = cluster.representative;
   return {
     rank,
@@ -114,5 +128,35 @@ function finding(cluster: Cluster, rank: number, modelCount: number): JsonFindin
       model: member.model,
       lens: member.lens,
     })),
+    suggestion: checked === undefined ? null : suggestion(checked),
+  };
+}
+
+function suggestion(outcome: SuggestionOutcome): JsonSuggestion {
+  return {
+    status: outcome.kind,
+    file: outcome.file,
+    line: outcome.line,
+    endLine: outcome.endLine,
+    lines: [...outcome.lines],
+    original: [...outcome.original],
+    supporters: [...outcome.supporters],
+    grammar: outcome.kind === "passed" ? outcome.grammar : null,
+    note: outcome.kind === "failed" ? outcome.reason : (outcome.syntaxNote ?? null),
+  };
+}
+
+/** Copies the known fields only, as for findings. */
+function summary(written: Consensus["summary"]): JsonSummary | null {
+  if (written === undefined) return null;
+  if (written.state === "unavailable") {
+    return { state: "unavailable", model: written.model, reason: written.reason };
+  }
+  return {
+    state: "written",
+    model: written.model,
+    lines: [...written.lines],
+    groups: written.groups.map((group) => ({ label: group.label, files: [...group.files] })),
+    verdictLinesDropped: written.verdictLinesDropped,
   };
 }

@@ -1,8 +1,9 @@
 import { pathToFileURL } from "node:url";
-import type { Invocation, Log, ReportingDescriptor, Result } from "sarif";
+import type { Fix, Invocation, Log, ReportingDescriptor, Result } from "sarif";
 import { agreementOf, type Cluster, type Consensus } from "../consensus/index.js";
 import type { Severity } from "../findings/index.js";
 import { lensMetadata } from "../render/index.js";
+import type { SuggestionOutcome } from "../suggestions/index.js";
 import type { ReportMeta } from "./report-meta.js";
 import { usageReport } from "./usage-report.js";
 
@@ -49,7 +50,12 @@ export function formatSarif(consensus: Consensus, meta: ReportMeta): string {
           : { originalUriBaseIds: { [SOURCE_ROOT]: { uri: directoryUri(meta.sourceRoot) } } }),
         invocations: [invocation(consensus)],
         results: consensus.clusters.map((cluster) =>
-          result(cluster, lenses.indexOf(cluster.representative.lens), consensus.modelCount),
+          result(
+            cluster,
+            lenses.indexOf(cluster.representative.lens),
+            consensus.modelCount,
+            meta.suggestions?.get(cluster.fingerprint),
+          ),
         ),
         columnKind: "utf16CodeUnits",
         properties: {
@@ -80,7 +86,12 @@ function lensIds(consensus: Consensus): string[] {
   return [...ids];
 }
 
-function result(cluster: Cluster, ruleIndex: number, modelCount: number): Result {
+function result(
+  cluster: Cluster,
+  ruleIndex: number,
+  modelCount: number,
+  suggestion: SuggestionOutcome | undefined,
+): Result {
   const representative = cluster.representative;
   const agreement = `${agreementOf(cluster)}/${modelCount}`;
   const startLine = Math.max(1, Math.trunc(representative.line));
@@ -103,6 +114,7 @@ function result(cluster: Cluster, ruleIndex: number, modelCount: number): Result
         },
       },
     ],
+    ...(suggestion === undefined ? {} : fixesOf(suggestion)),
     partialFingerprints: { [FINGERPRINT_KEY]: cluster.fingerprint },
     properties: {
       severity: cluster.severity,
@@ -113,6 +125,37 @@ function result(cluster: Cluster, ruleIndex: number, modelCount: number): Result
       disputed: cluster.disputed === true,
       lenses: [...new Set(cluster.findings.map((finding) => finding.lens))],
     },
+  };
+}
+
+/**
+ * A checked suggestion that passed, as SARIF's proposed fix: its whole lines replaced. A region
+ * of lines without columns ends before the last line's newline (SARIF 2.1.0, 3.30.5), so the
+ * inserted text carries none. A deletion is left out: removing whole lines would need the region
+ * to reach the next line, which may not exist. One that failed is no fix at all.
+ */
+function fixesOf(suggestion: SuggestionOutcome): { fixes: Fix[] } | Record<string, never> {
+  if (suggestion.kind !== "passed" || suggestion.lines.length === 0) return {};
+  const supporters = suggestion.supporters.length;
+  return {
+    fixes: [
+      {
+        description: {
+          text: `Suggested change, proposed by ${supporters} model${supporters === 1 ? "" : "s"} and checked against the head`,
+        },
+        artifactChanges: [
+          {
+            artifactLocation: { uri: relativeUri(suggestion.file), uriBaseId: SOURCE_ROOT },
+            replacements: [
+              {
+                deletedRegion: { startLine: suggestion.line, endLine: suggestion.endLine },
+                insertedContent: { text: suggestion.lines.join("\n") },
+              },
+            ],
+          },
+        ],
+      },
+    ],
   };
 }
 

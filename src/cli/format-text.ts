@@ -12,10 +12,13 @@ import {
   formatLocation,
   notReviewedLabel,
   roundUsageLine,
+  suggestionView,
   usageLine,
 } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
+import type { SuggestionOutcome } from "../suggestions/index.js";
 import type { LensErrorLog } from "./lens-error-log.js";
+import { suggestionText } from "./suggestion-text.js";
 import { summaryText } from "./summary-text.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
@@ -29,6 +32,8 @@ export interface FormatTextOptions {
   timed?: boolean;
   /** The error behind each failed lens, shown under its reason. */
   lensErrors?: LensErrorLog;
+  /** Each cluster's checked suggestion, by fingerprint: shown under its explanation. */
+  suggestions?: ReadonlyMap<string, SuggestionOutcome>;
 }
 
 const ANSI = {
@@ -59,8 +64,9 @@ const MAX_REASON = 160;
 
 /**
  * The consensus for a person at a terminal: the verdict, the ranked findings (agreement,
- * location, lens, the start of the body), each model's verdict, the files not reviewed. Text
- * from models is stripped of escape sequences, so only our own colours reach the terminal.
+ * location, lens, the explanation and any checked suggestion), each model's verdict, the files
+ * not reviewed. Text from models is stripped of escape sequences, so only our own colours reach
+ * the terminal.
  */
 export function formatText(consensus: Consensus, options: FormatTextOptions): string {
   const paint = (text: string, ...styles: Style[]): string =>
@@ -135,6 +141,10 @@ export function formatText(consensus: Consensus, options: FormatTextOptions): st
         (line) => `${indent}${line}`,
       ),
       ...bodyLines(representative.body).map((line) => `${indent}${line}`),
+      ...suggestionText(
+        suggestionView(options.suggestions?.get(cluster.fingerprint), cluster.models.length),
+        (text, style) => paint(text, style),
+      ).map((line) => `${indent}${line}`),
     ];
   }
 

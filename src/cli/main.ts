@@ -5,6 +5,7 @@ import { loadLenses } from "../agent/index.js";
 import type { ReviewPlan } from "../config/index.js";
 import { ConfigError, loadAppConfig, planReview } from "../config/index.js";
 import type { Consensus } from "../consensus/index.js";
+import { ChangedLineIndex } from "../diff/index.js";
 import { DatasetError } from "../eval/index.js";
 import { createNodeFetch } from "../http/index.js";
 import {
@@ -23,6 +24,7 @@ import {
   reviewChange,
 } from "../run/index.js";
 import { detectIsolation } from "../sandbox/index.js";
+import { checkSuggestions } from "../suggestions/index.js";
 import { systemClock } from "../time/index.js";
 import type { ReviewCommandOptions } from "./cli-command.js";
 import { collectLocalChange, type LocalChange, localChangeSource } from "./collect-local-change.js";
@@ -46,6 +48,7 @@ import { runEval } from "./run-eval.js";
 import { runGit } from "./run-git.js";
 import { runInit } from "./run-init.js";
 import { runStats } from "./run-stats.js";
+import { suggestionsMarkdown } from "./suggestions-markdown.js";
 import { TerminalBoard } from "./terminal-board.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 import { UsageError } from "./usage-error.js";
@@ -265,6 +268,11 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       );
       return 3;
     }
+    // Checked against the head's tree while it is still there (the local copy is removed below).
+    const suggestions = await checkSuggestions(consensus.clusters, {
+      workspaceDir: local.workspaceDir,
+      index: ChangedLineIndex.fromFiles(change.files),
+    });
     const meta: ReportMeta = {
       toolVersion: await packageVersion(),
       headSha: local.headSha,
@@ -276,6 +284,7 @@ async function review(options: ReviewCommandOptions, io: CliIo): Promise<number>
       // A replay's durations would be the replay's own, not model time: a run that replays, or
       // records for a replay, reports none, so the replay prints the recorded run's report.
       lensErrors,
+      suggestions,
       usage: {
         timed: replayDir === null && options.recordDir === null,
         priced: new Set(Object.keys(plan.pricing ?? {})),
@@ -306,7 +315,12 @@ function formatReport(
         ...(meta.lenses === undefined ? {} : { lenses: meta.lenses }),
         timed: meta.usage?.timed !== false,
       });
-      return [rendered.body, ...rendered.overflow.map((overflow) => overflow.body)].join("\n\n");
+      const suggestions = suggestionsMarkdown(consensus.clusters, meta.suggestions);
+      return [
+        rendered.body,
+        ...rendered.overflow.map((overflow) => overflow.body),
+        ...(suggestions === "" ? [] : [suggestions]),
+      ].join("\n\n");
     }
     case "text": {
       const color =
@@ -317,6 +331,7 @@ function formatReport(
         notReviewed: meta.notReviewed,
         ...(meta.lensErrors === undefined ? {} : { lensErrors: meta.lensErrors }),
         timed: meta.usage?.timed !== false,
+        ...(meta.suggestions === undefined ? {} : { suggestions: meta.suggestions }),
       });
       // A terminal's width; a file or a pipe gets whole lines.
       return wrapText(

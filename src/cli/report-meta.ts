@@ -1,5 +1,6 @@
 import type { LensMetadata } from "../render/index.js";
 import type { NotReviewed } from "../run/index.js";
+import type { SuggestionOutcome } from "../suggestions/index.js";
 import type { LensErrorLog } from "./lens-error-log.js";
 import type { UsageReportOptions } from "./usage-report.js";
 
@@ -19,6 +20,8 @@ export interface ReportMeta {
   sourceRoot?: string;
   /** The error behind each failed lens (an agent CLI's stderr tail): the JSON `error`. */
   lensErrors?: LensErrorLog;
+  /** Each cluster's checked suggestion, by fingerprint (src/suggestions): what the reports show. */
+  suggestions?: ReadonlyMap<string, SuggestionOutcome>;
   /** How the run's usage is reported (replayed or timed, which models are priced); default timed, none priced. */
   usage?: UsageReportOptions;
 }

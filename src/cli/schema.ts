@@ -73,6 +73,25 @@ export const JsonModel = z.strictObject({
 });
 export type JsonModel = z.infer<typeof JsonModel>;
 
+/** A finding's proposed replacement for its lines, as checked before it is shown (src/suggestions). */
+export const JsonSuggestion = z.strictObject({
+  /** `passed`: it applies to exactly these head lines and was checked; `failed`: `note` says why. */
+  status: z.enum(["passed", "failed"]),
+  /** The head lines it replaces. */
+  ...FindingLocation,
+  /** The replacement, one entry per line, without line endings ([] deletes the lines). */
+  lines: z.array(z.string()),
+  /** The head's lines it replaces ([] when they could not be read). */
+  original: z.array(z.string()),
+  /** The models whose findings proposed this very replacement. */
+  supporters: z.array(z.string()).min(1),
+  /** The tree-sitter grammar the resulting file parsed with; null when not parsed (see `note`). */
+  grammar: z.string().nullable(),
+  /** Why it failed, or why its syntax was not checked; null when it passed a parse. */
+  note: z.string().nullable(),
+});
+export type JsonSuggestion = z.infer<typeof JsonSuggestion>;
+
 /** One finding of the consensus: a cluster of what one or several models reported. */
 export const JsonFinding = z.strictObject({
   /** 1 for the most important. */
@@ -112,6 +131,8 @@ export const JsonFinding = z.strictObject({
   ),
   /** Every finding of the cluster, the representative first. */
   members: z.array(JsonLensFinding.extend({ model: z.string(), lens: z.string() })).min(1),
+  /** Its checked suggestion, null when none was proposed (absent from reports before it was added). */
+  suggestion: JsonSuggestion.nullable().optional(),
 });
 export type JsonFinding = z.infer<typeof JsonFinding>;
 
@@ -179,6 +200,24 @@ export const JsonUsage = z.strictObject({
 });
 export type JsonUsage = z.infer<typeof JsonUsage>;
 
+/** What the change does, in one model's words (not a verdict), or why there is none. */
+export const JsonSummary = z.discriminatedUnion("state", [
+  z.strictObject({
+    state: z.literal("written"),
+    model: z.string(),
+    lines: z.array(z.string()),
+    groups: z.array(z.strictObject({ label: z.string(), files: z.array(z.string()) })),
+    /** Lines left out because they claimed a verdict ("approved", "LGTM"). */
+    verdictLinesDropped: z.number().int().nonnegative(),
+  }),
+  z.strictObject({
+    state: z.literal("unavailable"),
+    model: z.string().nullable(),
+    reason: z.string(),
+  }),
+]);
+export type JsonSummary = z.infer<typeof JsonSummary>;
+
 export const JsonReport = z.strictObject({
   schemaVersion: z.literal(1),
   tool: z.strictObject({ name: z.literal("gadfly"), version: z.string() }),
@@ -197,5 +236,7 @@ export const JsonReport = z.strictObject({
   comparison: JsonComparison.nullable(),
   /** What the run spent (absent from reports written before it was added). */
   usage: JsonUsage.optional(),
+  /** Null when the summary is off (`summary: true` turns it on; absent from older reports). */
+  summary: JsonSummary.nullable().optional(),
 });
 export type JsonReport = z.infer<typeof JsonReport>;

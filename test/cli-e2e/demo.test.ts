@@ -197,6 +197,44 @@ describe("gadfly review --demo", () => {
     expect(jsonRun.stderr).toContain(`${KIMI} · security — failed: no findings block`);
   });
 
+  it("checks the suggestion a model proposed: applied to the head, the file is what it meant", async () => {
+    const bypass = clusterAt(VERIFY_FILE, 26);
+    expect(bypass.suggestion).toEqual({
+      status: "passed",
+      file: VERIFY_FILE,
+      line: 26,
+      endLine: 26,
+      lines: ["    return false;"],
+      original: ["    return true;"],
+      supporters: [OPUS],
+      grammar: "typescript",
+      note: null,
+    });
+    const head = await readFile(join(ROOT, "examples/demo/head", VERIFY_FILE), "utf8");
+    const lines = head.split("\n");
+    const applied = [
+      ...lines.slice(0, 25),
+      ...(bypass.suggestion?.lines ?? []),
+      ...lines.slice(26),
+    ].join("\n");
+    expect(applied).toBe(
+      head.replace(
+        "    return true;\n  }\n  const sentAt",
+        "    return false;\n  }\n  const sentAt",
+      ),
+    );
+    expect(report.findings.filter((finding) => finding.suggestion != null)).toHaveLength(1);
+    // The terminal shows it under the finding, and SARIF carries it as the result's fix.
+    const text = await runGadfly(["review", "--demo", "--format", "text", "--no-progress"], {
+      cwd: sandbox.work,
+      env: sandbox.env,
+    });
+    expect(text.stdout).toContain(
+      `Suggested change to ${VERIFY_FILE}:26 (proposed by 1 of 3 models) — checked: it applies to these lines of the head with their indentation, and the file still parses (typescript).`,
+    );
+    expect(text.stdout).toMatch(/^ +- {5}return true;\n +\+ {5}return false;$/m);
+  });
+
   it("writes SARIF that validates against the official SARIF 2.1.0 schema", async () => {
     const run = await runGadfly(["review", "--demo", "--format", "sarif", "--no-progress"], {
       cwd: sandbox.work,
@@ -208,9 +246,16 @@ describe("gadfly review --demo", () => {
     expect(validation.errors).toEqual([]);
     expect(validation.valid).toBe(true);
     expect(log.runs[0]?.results).toHaveLength(report.findings.length);
+    const fixes = (log.runs[0]?.results ?? []).flatMap(
+      (result) => (result as { fixes?: unknown[] }).fixes ?? [],
+    );
+    expect(fixes).toHaveLength(1);
+    expect(JSON.stringify(fixes[0])).toContain(
+      '"deletedRegion":{"startLine":26,"endLine":26},"insertedContent":{"text":"    return false;"}',
+    );
   });
 
-  it("writes markdown that is exactly the consensus comment, to a file with --output", async () => {
+  it("writes markdown that is the consensus comment and its checked suggestions, to a file with --output", async () => {
     const run = await runGadfly(
       ["review", "--demo", "--format", "markdown", "--no-progress", "--output", "consensus.md"],
       { cwd: sandbox.work, env: sandbox.env },
@@ -230,6 +275,12 @@ describe("gadfly review --demo", () => {
       /<details><summary>🤖 Fix hand-off: one prompt for a coding agent covering the \d+ open agreed findings?<\/summary>/,
     );
     expect(markdown).toContain("How to check it:");
+    // After the comment, the checked suggestion as a diff, saying what was checked.
+    const suggestions = markdown.indexOf("\n### Checked suggestions\n");
+    expect(suggestions).toBeGreaterThan(markdown.indexOf("Automated adversarial review by Gadfly"));
+    expect(markdown.slice(suggestions)).toContain(
+      "```diff\n-    return true;\n+    return false;\n```",
+    );
     // The summary: one model's description under the verdict, its files grouped, findings counted.
     const summary = markdown.indexOf(`**📝 What this change does** — \`${GLM}\`'s description`);
     expect(summary).toBeGreaterThan(markdown.indexOf("**Verdict:"));
