@@ -27,6 +27,8 @@ export interface InlineReviewRequest {
   headSha: string;
   /** Ranked clusters of the round. */
   clusters: readonly Cluster[];
+  /** Models that completed a lens this round (the consensus's): the N of "k/N" agreement. */
+  modelCount?: number;
   index: ChangedLineIndex;
   /** Fingerprints already posted inline in an earlier round and still open: not posted again. */
   alreadyPosted: ReadonlySet<string>;
@@ -132,6 +134,7 @@ export function planInlineReview(request: InlineReviewRequest): InlineReviewPlan
         cluster,
         request.render,
         request.suggestions?.get(cluster.fingerprint),
+        request.modelCount,
       ),
     });
   }

@@ -242,6 +242,7 @@ async function inlineReviewRequest(publishing: Publishing): Promise<InlineReview
     pullNumber: round.pullNumber,
     headSha: round.headSha,
     clusters: results.consensus.clusters,
+    modelCount: results.consensus.modelCount,
     index: publishing.index,
     alreadyPosted: new Set(posted.map((entry) => entry.fingerprint)),
     alreadyListed: new Set(await deps.store.listedUnplaced(round.repo, round.pullNumber)),

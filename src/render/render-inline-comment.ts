@@ -20,9 +20,11 @@ export function renderInlineComment(
   cluster: Cluster,
   options: RenderOptions = {},
   suggestion?: SuggestionOutcome,
+  /** Models that completed a lens this round: the N of the hand-off's "k/N" agreement. */
+  modelCount = cluster.models.length,
 ): string {
   const engine = options.engine ?? defaultTemplateEngine();
-  const row = findingRow(cluster, cluster.models.length, {}, undefined, true);
+  const row = findingRow(cluster, Math.max(modelCount, cluster.models.length), {}, undefined, true);
   return engine.render("inline-comment", {
     ...row,
     body: truncateText(cluster.representative.body.trim(), BODY_LENGTH).text,

@@ -102,7 +102,11 @@ describe("checked suggestions, published", { timeout: 120_000 }, () => {
     stack = await startStack();
     routeReviews(stack, {
       "[suggestions]": {
-        findings: (_model, lens) => (lens === "correctness" ? FINDINGS : []),
+        // gpt-a does not report the Python finding: 3 of the round's 4 models do.
+        findings: (model, lens) =>
+          lens !== "correctness"
+            ? []
+            : FINDINGS.filter((entry) => model !== "gpt-a" || entry.file !== "app/total.py"),
         readPath: "src/good.ts",
       },
     });
@@ -183,6 +187,9 @@ describe("checked suggestions, published", { timeout: 120_000 }, () => {
       "Not offered as a one-click suggestion: its first line is indented by nothing where line 4 is indented by 8 spaces.",
     );
     expect(body).toContain("```diff\n-        s -= item\n+s += item\n```");
+    // Its hand-off counts agreement out of the round's models, not the cluster's 3.
+    expect(body).toContain("· models agreeing: 3/4");
+    expect(body).toContain("proposed by 3 of 3 models");
     expect(stack.github.validationErrors).toEqual([]);
   });
 });

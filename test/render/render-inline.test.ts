@@ -42,6 +42,15 @@ describe("renderInlineComment", () => {
     ]);
   });
 
+  it("counts the hand-off's agreement out of the round's models, not the cluster's", () => {
+    const [leading] = clusters();
+    expect(leading.models).toHaveLength(3);
+    expect(renderInlineComment(leading, {}, undefined, 4)).toContain("· models agreeing: 3/4");
+    // A confirmation on cross-examination counts: 4 agree, of the round's 4.
+    const confirmed = { ...leading, confirmedBy: ["gpt-5.1"] };
+    expect(renderInlineComment(confirmed, {}, undefined, 4)).toContain("· models agreeing: 4/4");
+  });
+
   it("says 1 model, singular, and lists every lens that flagged it", () => {
     const [, , regex] = clusters();
     const other = { ...regex.representative, lens: "correctness", model: "glm-5.2:cloud" };
