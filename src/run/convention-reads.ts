@@ -20,11 +20,11 @@ export const ROOT_CONVENTION_FILES = [
   "CONTRIBUTING.md",
 ] as const;
 
-/** Rule files with front matter saying what they apply to (`applyTo`; `globs` / `alwaysApply`). */
-const RULE_DIRECTORIES = [
-  { prefix: ".github/instructions/", suffix: ".instructions.md" },
-  { prefix: ".cursor/rules/", suffix: ".mdc" },
-] as const;
+/** GitHub Copilot's rule files (`applyTo` front matter): at the root only, as Copilot reads them. */
+const COPILOT_RULES = { prefix: ".github/instructions/", suffix: ".instructions.md" } as const;
+/** Cursor's rule folder, at the root or in any directory (its rules then govern that directory). */
+const CURSOR_RULES = ".cursor/rules/";
+const CURSOR_SUFFIX = ".mdc";
 
 /** Whether a path of the base's tree can be a convention file at all (what a listing keeps). */
 export function isConventionPath(path: string): boolean {
@@ -36,16 +36,31 @@ export function isConventionPath(path: string): boolean {
 
 /** `applyTo` (GitHub Copilot), `cursor` (globs / alwaysApply), or null for another file. */
 export function ruleFileKind(path: string): "applyTo" | "cursor" | null {
-  for (const [index, { prefix, suffix }] of RULE_DIRECTORIES.entries()) {
-    if (
-      path.startsWith(prefix) &&
-      path.endsWith(suffix) &&
-      path.length > prefix.length + suffix.length
-    ) {
-      return index === 0 ? "applyTo" : "cursor";
-    }
+  const { prefix, suffix } = COPILOT_RULES;
+  if (
+    path.startsWith(prefix) &&
+    path.endsWith(suffix) &&
+    path.length > prefix.length + suffix.length
+  ) {
+    return "applyTo";
   }
-  return null;
+  return cursorRuleDirectory(path) === null ? null : "cursor";
+}
+
+/**
+ * The directory a `.cursor/rules/…/*.mdc` rule governs: "" for the root's, `pkg` for
+ * `pkg/.cursor/rules/x.mdc` (Cursor scopes a nested rule folder to the folder holding it); null
+ * for any other path.
+ */
+export function cursorRuleDirectory(path: string): string | null {
+  if (!path.endsWith(CURSOR_SUFFIX)) return null;
+  const nested = path.lastIndexOf(`/${CURSOR_RULES}`);
+  if (nested === -1 && !path.startsWith(CURSOR_RULES)) return null;
+  // Where the folder `.cursor/rules/` starts: the last one, so its rules govern the nearest folder.
+  const at = nested === -1 ? 0 : nested + 1;
+  const name = path.slice(at + CURSOR_RULES.length);
+  if (name.length <= CURSOR_SUFFIX.length || name.startsWith("/")) return null;
+  return at === 0 ? "" : path.slice(0, at - 1);
 }
 
 /** The directory a directory convention governs: "" for the root. */
@@ -64,7 +79,8 @@ export interface ConventionReads {
 /**
  * The convention files to read for a change: of `available` (the base's convention paths), the
  * directory files of every directory above a changed path, shallowest first; then the
- * repository-wide files; then the rule files. At most `maxFiles`; the rest are `leftOut`.
+ * repository-wide files; then the rule files (a nested `.cursor/rules` only when its folder is
+ * above a changed path). At most `maxFiles`; the rest are `leftOut`.
  */
 export function conventionReads(
   available: readonly string[],
@@ -89,7 +105,14 @@ export function conventionReads(
       ),
     ),
     ...ROOT_CONVENTION_FILES.filter((path) => present.has(path)),
-    ...[...present].filter((path) => ruleFileKind(path) !== null).sort(),
+    // Rule files whose folder governs a changed file: the root's, and nested ones above one.
+    ...[...present]
+      .filter((path) => {
+        if (ruleFileKind(path) === null) return false;
+        const governs = cursorRuleDirectory(path);
+        return governs === null || directories.has(governs);
+      })
+      .sort(),
   ];
   return { paths: wanted.slice(0, maxFiles), leftOut: wanted.slice(maxFiles) };
 }

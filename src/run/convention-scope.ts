@@ -1,5 +1,10 @@
 import { compileSafeGlob, type MatchBudget } from "../config/index.js";
-import { conventionDirectory, ROOT_CONVENTION_FILES, ruleFileKind } from "./convention-reads.js";
+import {
+  conventionDirectory,
+  cursorRuleDirectory,
+  ROOT_CONVENTION_FILES,
+  ruleFileKind,
+} from "./convention-reads.js";
 
 /** What one convention file applies to among the changed paths, said in the prompt. */
 export interface ConventionScope {
@@ -21,7 +26,8 @@ const FRONT_MATTER_LINES = 40;
  * that directory; the repository-wide ones everything; a `.github/instructions/*.instructions.md`
  * the files its `applyTo` globs match; a `.cursor/rules/*.mdc` everything when `alwaysApply` is
  * true, else what its `globs` match (a rule with neither is asked for by hand in Cursor: not
- * applied). Globs are of the safe subset, matched in linear time within `budget`; a glob with
+ * applied). A `.cursor/rules` folder nested in `pkg/` governs the files under `pkg/` only, its
+ * globs matched against their paths from `pkg/`. Globs are of the safe subset, matched in linear time within `budget`; a glob with
  * no `/` also matches a file name at any depth, as those tools mean it. A glob the subset
  * refuses matches nothing.
  */
@@ -44,8 +50,24 @@ export function conventionScope(
     };
   }
   const { keys, body } = frontMatter(file.text);
+  // A nested rule folder governs its own folder: its globs are relative to it.
+  const base = kind === "cursor" ? (cursorRuleDirectory(file.path) ?? "") : "";
+  const under = base === "" ? "" : ` under ${base}/`;
+  const governed =
+    base === ""
+      ? changedPaths.map((path) => ({ path, relative: path }))
+      : changedPaths
+          .filter((path) => path.startsWith(`${base}/`))
+          .map((path) => ({ path, relative: path.slice(base.length + 1) }));
   if (kind === "cursor" && /^true$/i.test(keys.get("alwaysapply") ?? "")) {
-    return { applies: true, scope: "applies to the whole repository (alwaysApply)", text: body };
+    if (base === "") {
+      return { applies: true, scope: "applies to the whole repository (alwaysApply)", text: body };
+    }
+    return {
+      applies: governed.length > 0,
+      scope: `applies to the files under ${base}/ (alwaysApply: ${named(governed.map((entry) => entry.path))})`,
+      text: body,
+    };
   }
   const key = kind === "applyTo" ? "applyto" : "globs";
   const globs = globList(keys.get(key) ?? "");
@@ -57,16 +79,18 @@ export function conventionScope(
     const compiled = compileSafeGlob(glob);
     return compiled.ok ? [{ compiled, nameOnly: !glob.includes("/") }] : [];
   });
-  const matched = changedPaths.filter((path) =>
-    matchers.some(({ compiled, nameOnly }) => {
-      const subject = nameOnly ? path.slice(path.lastIndexOf("/") + 1) : path;
-      // Out of budget: applied rather than withheld (bytes within the bound, not a wrong review).
-      return compiled.matchesWithin(subject, budget) ?? true;
-    }),
-  );
+  const matched = governed
+    .filter(({ relative }) =>
+      matchers.some(({ compiled, nameOnly }) => {
+        const subject = nameOnly ? relative.slice(relative.lastIndexOf("/") + 1) : relative;
+        // Out of budget: applied rather than withheld (bytes within the bound, not a wrong review).
+        return compiled.matchesWithin(subject, budget) ?? true;
+      }),
+    )
+    .map(({ path }) => path);
   return {
     applies: matched.length > 0,
-    scope: `${label} ${globs.join(", ")}: applies to ${named(matched)}`,
+    scope: `${label} ${globs.join(", ")}${under}: applies to ${named(matched)}`,
     text: body,
   };
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { conventionReads, isConventionPath } from "../../src/run/convention-reads.js";
+import {
+  conventionReads,
+  cursorRuleDirectory,
+  isConventionPath,
+} from "../../src/run/convention-reads.js";
 import { conventionScope } from "../../src/run/convention-scope.js";
 import { conventionsFor } from "../../src/run/repository-conventions.js";
 
@@ -29,10 +33,55 @@ describe("isConventionPath", () => {
       "pkg/.github/copilot-instructions.md",
       "docs/ts.instructions.md",
       ".github/instructions/.instructions.md",
-      "src/.cursor/rules/a.mdc",
+      "src/.cursor/rules/.mdc",
+      "src/.cursor/rules.mdc",
+      "src/cursor/rules/a.mdc",
     ]) {
       expect(isConventionPath(path), path).toBe(false);
     }
+  });
+});
+
+describe("nested .cursor/rules", () => {
+  it("are convention files, governing the folder that holds them", () => {
+    expect(isConventionPath("src/.cursor/rules/a.mdc")).toBe(true);
+    expect(isConventionPath("packages/web/.cursor/rules/ui/forms.mdc")).toBe(true);
+    expect(cursorRuleDirectory(".cursor/rules/a.mdc")).toBe("");
+    expect(cursorRuleDirectory("packages/web/.cursor/rules/ui/forms.mdc")).toBe("packages/web");
+    expect(cursorRuleDirectory("a/.cursor/rules/b/.cursor/rules/c.mdc")).toBe("a/.cursor/rules/b");
+    expect(cursorRuleDirectory("packages/web/rules/a.mdc")).toBeNull();
+  });
+
+  it("are read only when a changed file is under their folder", () => {
+    const available = ["packages/web/.cursor/rules/ui.mdc", "packages/api/.cursor/rules/db.mdc"];
+    expect(conventionReads(available, ["packages/web/src/form.tsx"], 20).paths).toEqual([
+      "packages/web/.cursor/rules/ui.mdc",
+    ]);
+    expect(conventionReads(available, ["README.md"], 20).paths).toEqual([]);
+  });
+
+  it("match their globs from their folder, and alwaysApply means the files under it", () => {
+    const globs = {
+      path: "packages/web/.cursor/rules/ui.mdc",
+      text: "---\nglobs: src/**/*.tsx\n---\nUse the design system.",
+    };
+    const changed = ["packages/web/src/form.tsx", "src/other.tsx", "packages/api/src/x.tsx"];
+    expect(conventionScope(globs, changed, budget())).toEqual({
+      applies: true,
+      scope: "globs src/**/*.tsx under packages/web/: applies to packages/web/src/form.tsx",
+      text: "Use the design system.",
+    });
+    expect(conventionScope(globs, ["src/other.tsx"], budget()).applies).toBe(false);
+    const always = {
+      path: "packages/web/.cursor/rules/all.mdc",
+      text: "---\nalwaysApply: true\n---\nBe kind.",
+    };
+    expect(conventionScope(always, changed, budget())).toEqual({
+      applies: true,
+      scope: "applies to the files under packages/web/ (alwaysApply: packages/web/src/form.tsx)",
+      text: "Be kind.",
+    });
+    expect(conventionScope(always, ["src/other.tsx"], budget()).applies).toBe(false);
   });
 });
 
