@@ -7,7 +7,8 @@ import { type StartOutcome, startRound } from "./start-round.js";
  * opened / synchronize / reopened / ready_for_review, and edited with a new base branch: a round
  * with an advisory check on the PR's current head (drafts and `onPush: off` skipped per the
  * repo's config). A new base changes what the PR does to it: that round reviews the whole PR,
- * since the last round reviewed against another base (readReviewScope).
+ * since the last round reviewed against another base (readReviewScope). labeled / unlabeled: a
+ * round only when the change lifts a label filter from a head never reviewed (`labelChange`).
  */
 export const PULL_REQUEST_EVENTS = [
   "pull_request.opened",
@@ -15,6 +16,8 @@ export const PULL_REQUEST_EVENTS = [
   "pull_request.reopened",
   "pull_request.ready_for_review",
   "pull_request.edited",
+  "pull_request.labeled",
+  "pull_request.unlabeled",
 ] as const;
 
 export async function handlePullRequest(
@@ -40,6 +43,9 @@ export async function handlePullRequest(
         pullNumber: payload.pull_request.number,
         headSha: payload.pull_request.head.sha,
         trigger: { kind: "push", deliveryId: context.id },
+        ...(payload.action === "labeled" || payload.action === "unlabeled"
+          ? { labelChange: true }
+          : {}),
       },
       deps,
     ),

@@ -28,6 +28,13 @@ export interface RoundRequest {
    */
   headSha: string | null;
   trigger: RoundTrigger;
+  /**
+   * A push's trigger is a label added or removed: it starts a round only when no filter holds
+   * the PR back now and its head was never reviewed (a label toggled on a reviewed head reviews
+   * nothing again), and a filter that still holds says nothing more (the head was told when it
+   * was pushed).
+   */
+  labelChange?: boolean;
 }
 
 export type StartOutcome =
@@ -144,8 +151,20 @@ async function decideUnderLock(
       if (decision !== null && decision.kind !== "review") {
         return {
           skipped: `filtered: ${decision.reason}`,
-          filtered: { headSha: pull.head.sha, decision },
+          ...(request.labelChange === true
+            ? {}
+            : { filtered: { headSha: pull.head.sha, decision } }),
         };
+      }
+      if (request.labelChange === true) {
+        const reviewed = await deps.store.previousRound(
+          request.repo,
+          request.pullNumber,
+          Number.MAX_SAFE_INTEGER,
+        );
+        if (reviewed?.headSha === pull.head.sha) {
+          return { skipped: `label change: ${shortSha(pull.head.sha)} was already reviewed` };
+        }
       }
       const decide = async (): Promise<Decision> => {
         const pace: PushPace = push

@@ -15,7 +15,15 @@ const Sha = z.string().regex(/^[0-9a-f]{40}$/, "a 40-character commit SHA");
 const Id = z.number().int().positive();
 
 export const PullRequestPayload = z.object({
-  action: z.enum(["opened", "synchronize", "reopened", "ready_for_review", "edited"]),
+  action: z.enum([
+    "opened",
+    "synchronize",
+    "reopened",
+    "ready_for_review",
+    "edited",
+    "labeled",
+    "unlabeled",
+  ]),
   // `edited`: what changed; only a new base starts a round.
   changes: z
     .object({ base: z.object({}).passthrough().optional() })

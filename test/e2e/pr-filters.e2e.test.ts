@@ -20,11 +20,13 @@ import { type ReviewRouter, routeReviews } from "./route-reviews.js";
 const OWNER = "octo-org";
 const REPO = "filtered";
 const DOWNSHIFTED = "downshifted";
+const LABELLED = "labelled";
 
 /**
- * The repository's `filters` at process level: a dependabot PR, a `WIP` title and an oversized
- * PR each start no round and say why on a completed neutral check (the oversized one also
- * gets one comment asking to split it), and a writer's `@gadfly review` reviews anyway.
+ * The repository's `filters` at process level: a dependabot PR, a `WIP` title, an oversized PR
+ * and a skipped label each start no round and say why on a completed neutral check (the
+ * oversized one also gets one comment asking to split it); a writer's `@gadfly review` reviews
+ * anyway, and so does a label change that lifts the filter.
  */
 describe("pull request filters", { timeout: 60_000 }, () => {
   let stack: Stack;
@@ -92,6 +94,15 @@ describe("pull request filters", { timeout: 60_000 }, () => {
           "models: [gpt-a, gpt-b]\nlenses: [security, correctness]\nfilters:\n  maxSize: { files: 3, over: downshift, lenses: [security] }\n",
       },
     });
+    stack.github.addRepo({
+      owner: OWNER,
+      name: LABELLED,
+      ownerType: "Organization",
+      files: {
+        ".github/gadfly.yml":
+          "models: [gpt-a]\nlenses: [security]\nfilters:\n  skipLabels: [no-review]\n  onlyLabels: [gadfly]\n",
+      },
+    });
     app = await startApp(stack);
   }, 60_000);
 
@@ -152,6 +163,55 @@ describe("pull request filters", { timeout: 60_000 }, () => {
     await askForReview(pr);
     await waitFor(() => reviewed(pr).length === 1, 30_000);
     expect(router.total("[filters]")).toBe(before + 1);
+    expect(stack.github.validationErrors).toEqual([]);
+  });
+
+  it("skips by label, and a label change that lifts the filter reviews the head once", async () => {
+    const pr = stack.github.addPullRequest({
+      owner: OWNER,
+      repo: LABELLED,
+      title: "Parse the upload [filters]",
+      labels: ["gadfly", "no-review"],
+      files: [
+        { path: "src/upload.js", base: "export const a = 1;\n", head: "export const a = 2;\n" },
+      ],
+    });
+    const before = router.total("[filters]");
+    expect(await open(pr)).toBe('filtered: label "no-review" is skipped (filters.skipLabels)');
+    await waitFor(() => checks(pr).length === 1, 10_000);
+    expect(checks(pr)[0]?.output.title).toBe(
+      'Skipped: label "no-review" is skipped (filters.skipLabels)',
+    );
+    // A label change that leaves a filter holding says nothing more: still one check.
+    const relabel = async (names: string[], action: "labeled" | "unlabeled", label: string) => {
+      const event = pullRequestEvent(action, stack.github.setLabels(pr, names), { label });
+      await deliver(app.webhookUrl, event, WEBHOOK_SECRET);
+      return event.id;
+    };
+    expect(await decision(await relabel(["no-review"], "unlabeled", "gadfly"))).toBe(
+      'filtered: label "no-review" is skipped (filters.skipLabels)',
+    );
+    expect(await decision(await relabel([], "unlabeled", "no-review"))).toBe(
+      "filtered: none of the labels filters.onlyLabels asks for (gadfly)",
+    );
+    expect(await decision(await relabel(["docs"], "labeled", "docs"))).toBe(
+      "filtered: none of the labels filters.onlyLabels asks for (gadfly)",
+    );
+    expect(checks(pr)).toHaveLength(1);
+    expect(router.total("[filters]")).toBe(before);
+
+    // Adding the label asked for, with the skip label gone: the head is reviewed.
+    await relabel(["docs", "gadfly"], "labeled", "gadfly");
+    await waitFor(() => reviewed(pr).length === 1, 30_000);
+    await waitFor(() => own(pr, MARKERS.consensus).length === 1, 10_000);
+    expect(router.total("[filters]")).toBe(before + 1);
+    // Toggling a label on the reviewed head reviews nothing again.
+    const toggled = await relabel(["docs", "gadfly", "later"], "labeled", "later");
+    expect(await decision(toggled)).toBe(
+      `label change: ${pr.headSha.slice(0, 7)} was already reviewed`,
+    );
+    expect(router.total("[filters]")).toBe(before + 1);
+    expect(reviewed(pr)).toHaveLength(1);
     expect(stack.github.validationErrors).toEqual([]);
   });
 

@@ -32,6 +32,8 @@ export interface AddPullRequestInput {
   /** For a pull request from a fork; null for a fork since deleted (GitHub then shows `head.repo: null`). */
   headRepository?: { owner: string; name: string } | null;
   files: PullRequestFileInput[];
+  /** Labels it carries from the start. */
+  labels?: string[];
 }
 
 /**
@@ -98,6 +100,7 @@ export function addPullRequest(
     files,
     diff: files.map((file) => file.diffText).join(""),
     headHistory: [headCommit.sha],
+    labels: [...(input.labels ?? [])],
     createdAt,
     updatedAt: createdAt,
   };

@@ -178,6 +178,24 @@ export class FakeGitHub {
   }
 
   /**
+   * Sets the PR's labels, as someone with triage access does on GitHub; deliver
+   * `pullRequestEvent("labeled" | "unlabeled", pr, { label })` to tell the app. A name given
+   * twice (GitHub compares them case-insensitively) is kept once.
+   */
+  setLabels(pullRequest: PullRequestKey, names: readonly string[]): PullRequestSnapshot {
+    const { repository, record } = this.#pullRequest(pullRequest);
+    const seen = new Set<string>();
+    const labels = names.filter((name) => {
+      const key = name.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    Object.assign(record, { labels, updatedAt: this.#parts.state.timestamp() });
+    return this.#parts.state.pullRequestSnapshot(repository, record);
+  }
+
+  /**
    * Marks a file of the PR as a mode change alone (`old mode`/`new mode`, content unchanged), as
    * GitHub lists one: status `changed`, 0/0, no patch, and a header-only section in the `.diff`.
    * The trees hold no modes, so a later push recomputes the files without it.

@@ -158,6 +158,7 @@ export class FakeState {
       baseRef: pullRequest.baseRef,
       baseSha: pullRequest.baseSha,
       files: structuredClone(pullRequest.files),
+      labels: [...pullRequest.labels],
       diff: pullRequest.diff,
       createdAt: pullRequest.createdAt,
       updatedAt: pullRequest.updatedAt,

@@ -79,6 +79,8 @@ export interface PullRequestRecord {
   diff: string;
   /** Every head SHA this PR ever had, oldest first. */
   headHistory: string[];
+  /** Its labels' names, in the order added (GitHub's are unique case-insensitively). */
+  labels: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -252,6 +254,8 @@ export interface PullRequestSnapshot extends PullRequestKey {
   headRepository: { owner: string; name: string } | null | undefined;
   baseRef: string;
   baseSha: string;
+  /** Its labels' names. */
+  labels: string[];
   files: FileChange[];
   diff: string;
   createdAt: string;

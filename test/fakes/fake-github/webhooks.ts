@@ -7,6 +7,7 @@ import type {
   UserRecord,
 } from "./types.js";
 import type { AuthorAssociation } from "./views/comment-json.js";
+import { labelJson } from "./views/label-json.js";
 import { pullRequestJson } from "./views/pull-request-json.js";
 import { pullRequestReferenceJson } from "./views/pull-request-reference-json.js";
 import { repositoryJson } from "./views/repository-json.js";
@@ -81,16 +82,28 @@ function adapt(
 
 /**
  * `pull_request.<action>` for a PR of the fake; `before` is for `synchronize`, `changes` for
- * `edited` (`{ base: { ref: { from }, sha: { from } } }` after `fake.changeBase`).
+ * `edited` (`{ base: { ref: { from }, sha: { from } } }` after `fake.changeBase`), `label` for
+ * `labeled` / `unlabeled` (after `fake.setLabels`).
  */
 export function pullRequestEvent(
   action: string,
   pullRequest: PullRequestSnapshot,
-  options: { before?: string; sender?: UserRecord; changes?: Record<string, unknown> } = {},
+  options: {
+    before?: string;
+    sender?: UserRecord;
+    changes?: Record<string, unknown>;
+    label?: string;
+  } = {},
 ): WebhookEvent {
   const payload = adapt("pull_request", action, pullRequest, options.sender ?? pullRequest.user);
   payload.number = pullRequest.number;
   payload.pull_request = pullRequestJson(pullRequest);
+  if (action === "labeled" || action === "unlabeled") {
+    if (options.label === undefined) throw new Error(`pull_request.${action} needs its label`);
+    payload.label = labelJson(pullRequest.repository, options.label);
+  } else {
+    delete payload.label;
+  }
   if (action === "edited") payload.changes = options.changes ?? {};
   else delete payload.changes;
   if (action === "synchronize") {
@@ -127,7 +140,7 @@ export function issueCommentEvent(input: {
     number: pullRequest.number,
     title: pullRequest.title,
     user: userJson(pullRequest.user, urls),
-    labels: [],
+    labels: pullRequest.labels.map((name) => labelJson(pullRequest.repository, name)),
     state: pullRequest.state,
     locked: false,
     assignee: null,

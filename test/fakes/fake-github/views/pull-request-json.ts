@@ -1,4 +1,5 @@
 import type { PullRequestSnapshot } from "../types.js";
+import { labelJson } from "./label-json.js";
 import { repositoryJson } from "./repository-json.js";
 import { userJson } from "./user-json.js";
 
@@ -52,7 +53,7 @@ export function pullRequestJson(pullRequest: PullRequestSnapshot): Record<string
     title: pullRequest.title,
     user: userJson(pullRequest.user, urls),
     body: pullRequest.body,
-    labels: [],
+    labels: pullRequest.labels.map((name) => labelJson(repository, name)),
     created_at: pullRequest.createdAt,
     updated_at: pullRequest.updatedAt,
     closed_at: pullRequest.state === "closed" ? pullRequest.updatedAt : null,
