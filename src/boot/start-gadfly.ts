@@ -175,6 +175,8 @@ export async function startGadfly(options: StartGadflyOptions): Promise<RunningG
     dataDir,
     clock: systemClock,
     boardIntervalMs: settings.boardIntervalMs,
+    // A thread answer's claim is leased as a round is.
+    leaseMs: settings.visibilityTimeoutMs,
     createModel: limitedModelFactory({
       env,
       modelCalls: roundQueue.modelCalls,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { GitHubClient, RoundDependencies } from "../github/index.js";
-import { giveUpRound, runRoundJob } from "../github/index.js";
+import { giveUpRound, runRoundJob, sweepInterruptedAnswers } from "../github/index.js";
 import type { RoundRegistry, Sweeper } from "../run/index.js";
 import { createRoundWorker, startSweeper } from "../run/index.js";
 import type { WorkQueue } from "../run/queue/index.js";
@@ -92,6 +92,9 @@ export async function startRoundWorkers(options: {
     clock: options.clock,
     intervalMs: Math.max(1000, Math.round(options.leaseMs / 2)),
     onError: (error) => options.onError(error, "sweeping due rounds"),
+    // Thread answers whose process died: said in their threads by whichever worker sweeps first.
+    alsoSweep: async () =>
+      sweepInterruptedAnswers(await options.dependencies(), options.installationClient),
   });
   return { woken: await sweeper.sweep(), stop: () => sweeper.stop() };
 }

@@ -20,6 +20,8 @@ import type { RoundDependencies } from "./round-dependencies.js";
 import { takeSnapshot } from "./take-snapshot.js";
 
 const DAY_MS = 86_400_000;
+/** A thread answer's lease when the process names none (the rounds' default, a minute). */
+export const THREAD_ANSWER_LEASE_MS = 60_000;
 
 export interface ThreadTarget {
   installationId: number;
@@ -53,20 +55,79 @@ export async function answerInThread(
     reply: target.replyCommentId,
   };
   const workspaceDir = join(deps.dataDir, "workspaces", `answer-${target.replyCommentId}`);
+  const leaseMs = deps.leaseMs ?? THREAD_ANSWER_LEASE_MS;
+  const claim = holdClaim(deps, target.replyCommentId, leaseMs, signal);
   let head = "";
   let result: ThreadRequestResult = { kind: "failed", reason: "not answered", spent: [] };
   try {
     const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
     head = pull.head.sha;
-    result = await answerAtHead(octokit, target, deps, { pull, workspaceDir, signal });
+    result = await answerAtHead(octokit, target, deps, {
+      pull,
+      workspaceDir,
+      signal: claim.signal,
+    });
   } catch (error) {
     deps.log.warn({ ...fields, err: describeError(error) }, "thread answer failed");
     result = { ...result, kind: "failed", reason: "Gadfly could not read the pull request now" };
   } finally {
+    claim.stop();
     await rm(workspaceDir, { recursive: true, force: true }).catch(() => undefined);
   }
-  if (signal.aborted) return;
-  await publishAnswer(octokit, target, deps, { head, result, fields });
+  if (signal.aborted) {
+    // A shutdown: its lease is given up now, so a worker's sweep says in the thread that it was
+    // interrupted (after the restart, or at once elsewhere) instead of leaving it unanswered.
+    await deps.store.renewThreadAnswer(target.replyCommentId, 0).catch(() => undefined);
+    return;
+  }
+  // Still ours? A sweep that found its lease run out (a starved process) said it was
+  // interrupted: then no answer is posted, but what it spent is recorded all the same.
+  const ours =
+    !claim.lost() &&
+    (await deps.store.renewThreadAnswer(target.replyCommentId, leaseMs).catch(() => false));
+  if (!ours) deps.log.warn(fields, "thread answer lost its claim: not posted");
+  await publishAnswer(octokit, target, deps, { head, result, fields, post: ours });
+}
+
+/**
+ * Renews the request's claim every third of its lease while it is answered; a renewal that
+ * finds it no longer ours (a sweep took it as interrupted) aborts the answer.
+ */
+function holdClaim(
+  deps: RoundDependencies,
+  replyCommentId: number,
+  leaseMs: number,
+  signal: AbortSignal,
+): { signal: AbortSignal; lost(): boolean; stop(): void } {
+  const lost = new AbortController();
+  let timer: unknown = null;
+  let stopped = false;
+  const renew = () => {
+    timer = deps.clock.setTimeout(
+      () => {
+        deps.store
+          .renewThreadAnswer(replyCommentId, leaseMs)
+          .then((held) => {
+            if (!held) lost.abort(new Error("the thread answer's claim was taken as interrupted"));
+          })
+          // A failed renewal is tried again next time; the lease has two more thirds to go.
+          .catch(() => undefined)
+          .finally(() => {
+            if (!stopped && !lost.signal.aborted) renew();
+          });
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+  };
+  renew();
+  return {
+    signal: AbortSignal.any([signal, lost.signal]),
+    lost: () => lost.signal.aborted,
+    stop() {
+      stopped = true;
+      if (timer !== null) deps.clock.clearTimeout(timer);
+    },
+  };
 }
 
 async function answerAtHead(
@@ -133,7 +194,7 @@ async function publishAnswer(
   octokit: GitHubClient,
   target: ThreadTarget,
   deps: RoundDependencies,
-  done: { head: string; result: ThreadRequestResult; fields: object },
+  done: { head: string; result: ThreadRequestResult; fields: object; post: boolean },
 ): Promise<void> {
   const { result } = done;
   const total: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -151,7 +212,7 @@ async function publishAnswer(
   });
   let answerCommentId: number | null = null;
   try {
-    answerCommentId = await postThreadReply(octokit, target, body, deps.botLogin);
+    if (done.post) answerCommentId = await postThreadReply(octokit, target, body, deps.botLogin);
   } catch (error) {
     deps.log.warn({ ...done.fields, err: describeError(error) }, "thread answer not posted");
   }

@@ -1,6 +1,6 @@
 import { renderThreadAnswer } from "../render/index.js";
 import type { ThreadRequest } from "../run/index.js";
-import { answerInThread } from "./answer-in-thread.js";
+import { answerInThread, THREAD_ANSWER_LEASE_MS } from "./answer-in-thread.js";
 import { canTriggerReview, type TriggerDecision } from "./can-trigger-review.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { oncePerDelivery } from "./once-per-delivery.js";
@@ -27,6 +27,8 @@ export interface ThreadAsk {
  * thread, a writer (a reader's request costs nothing and gets nothing), once per delivery and
  * once per reply (claimed in the store under the PR's lock, counted against the PR's daily
  * limit). The answer itself runs detached (`registry.detach`): the webhook is answered at once.
+ * The claim is leased: if this process dies before answering, a worker's sweep says so in the
+ * thread and gives the request back (sweepInterruptedAnswers).
  */
 export async function askInThread(
   octokit: GitHubClient,
@@ -62,6 +64,8 @@ export async function askInThread(
       fingerprint: posted.fingerprint,
       kind: ask.request.kind,
       actor: ask.actor.login,
+      rootCommentId: ask.rootCommentId,
+      leaseMs: deps.leaseMs ?? THREAD_ANSWER_LEASE_MS,
     };
     const claimed = await deps.store.lockPullRequest(repo, pullNumber, () =>
       deps.store.claimThreadAnswer(claim, { perPullRequest: perDay, since }),

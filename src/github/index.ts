@@ -21,6 +21,7 @@ export { runRoundJob } from "./round/run-round-job.js";
 export type { RoundDependencies, RoundLog } from "./round-dependencies.js";
 export { SeenReactions } from "./seen-reactions.js";
 export type { StartOutcome } from "./start-round.js";
+export { sweepInterruptedAnswers } from "./sweep-interrupted-answers.js";
 export {
   CheckRunPayload,
   IssueCommentPayload,

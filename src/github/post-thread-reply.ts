@@ -13,7 +13,6 @@ export async function postThreadReply(
   body: string,
   botLogin: string,
 ): Promise<number> {
-  const marker = threadAnswerMarker(target.replyCommentId);
   return createOnce(
     async () => {
       const { data } = await retrySecondaryRateLimit(() =>
@@ -26,19 +25,27 @@ export async function postThreadReply(
       );
       return data.id;
     },
-    async () => {
-      const comments = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
-        ...target.repo,
-        pull_number: target.pullNumber,
-        per_page: 100,
-      });
-      const found = comments.find(
-        (comment) =>
-          comment.in_reply_to_id === target.rootCommentId &&
-          comment.user?.login === botLogin &&
-          startsWithMarker(comment.body, marker),
-      );
-      return found?.id ?? null;
-    },
+    () => findThreadReply(octokit, target, botLogin),
   );
+}
+
+/** Our reply to `replyCommentId` on the thread, if GitHub has one (found by its marker). */
+export async function findThreadReply(
+  octokit: GitHubClient,
+  target: { repo: RepoRef; pullNumber: number; rootCommentId: number; replyCommentId: number },
+  botLogin: string,
+): Promise<number | null> {
+  const marker = threadAnswerMarker(target.replyCommentId);
+  const comments = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
+    ...target.repo,
+    pull_number: target.pullNumber,
+    per_page: 100,
+  });
+  const found = comments.find(
+    (comment) =>
+      comment.in_reply_to_id === target.rootCommentId &&
+      comment.user?.login === botLogin &&
+      startsWithMarker(comment.body, marker),
+  );
+  return found?.id ?? null;
 }

@@ -53,6 +53,12 @@ export interface RoundDependencies {
    * one `GADFLY_TEST_KILL_POINT` names. Absent unless a test set it.
    */
   killPoint?: (point: KillPoint) => void;
+  /**
+   * How long a claim this process holds stays its own unrenewed: a round's lease, and a thread
+   * answer's (renewed every third of it; a lapsed one is said in its thread as interrupted).
+   * Default THREAD_ANSWER_LEASE_MS.
+   */
+  leaseMs?: number;
   /** How reviewers are given the change; default compact. full-diff is the economy benchmark's baseline. */
   promptStyle?: PromptStyle;
   /** Every round reviews the whole pull request, never the step: the economy benchmark's baseline. */

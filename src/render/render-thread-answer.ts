@@ -16,7 +16,9 @@ export type ThreadReply =
   | { kind: "answer"; model: string; answer: string }
   | { kind: "recheck"; result: "still-there" | "fixed" | "unsure"; answers: RecheckAnswer[] }
   | { kind: "failed"; reason: string }
-  | { kind: "limit"; perDay: number };
+  | { kind: "limit"; perDay: number }
+  /** Its answerer stopped (a crash, a restart) before it answered: ask again, not counted. */
+  | { kind: "interrupted"; request: "question" | "recheck" };
 
 const HEADLINES = {
   "still-there": { emoji: "🔴", headline: "Still there" },
@@ -63,5 +65,9 @@ export function renderThreadAnswer(
         : false,
     failed: reply.kind === "failed" ? reply.reason : "",
     limited: reply.kind === "limit" ? reply.perDay : 0,
+    interrupted:
+      reply.kind === "interrupted"
+        ? { again: reply.request === "recheck" ? "@gadfly recheck" : "@gadfly <your question>" }
+        : false,
   });
 }

@@ -9,6 +9,8 @@ export interface SweeperOptions {
   /** How often the store is read; a round whose lease ran out waits at most this for a wake-up. */
   intervalMs: number;
   onError?: (error: unknown) => void;
+  /** Other claims whose leases lapse (thread answers), swept on the same cadence after rounds. */
+  alsoSweep?: () => Promise<unknown>;
 }
 
 export interface Sweeper {
@@ -37,6 +39,8 @@ export function startSweeper(options: SweeperOptions): Sweeper {
       const wake = { delayMs: due.dueInMs, resume: due.state === "running" };
       if (await options.queue.enqueue(job, wake)) woken += 1;
     }
+    // Its failure is reported, and never keeps the rounds from being woken.
+    await options.alsoSweep?.().catch((error: unknown) => options.onError?.(error));
     return woken;
   };
   const schedule = () => {

@@ -25,6 +25,9 @@ const REPO = { owner: "octo-org", repo: "threads" };
 /** The per-PR daily limit this app is configured with: the fourth request of the day is refused. */
 const PER_DAY = 3;
 const TAG = "[threads]";
+/** A short lease, so an answer whose process was killed is found abandoned within seconds. */
+const LEASE_SECONDS = 4;
+const APP_ENV = { GADFLY_VISIBILITY_TIMEOUT_SECONDS: String(LEASE_SECONDS) };
 
 const lines = Array.from({ length: 30 }, (_, index) => `export const v${index + 1} = ${index};`);
 const head = lines.map((line, index) =>
@@ -52,6 +55,8 @@ describe("answers in a finding's thread", { timeout: 90_000 }, () => {
   /** What each model says when the finding is re-checked (set per test). */
   let recheckVerdict: (model: string) => ChallengeVerdict = () => "confirm";
   const questions: FakeModelRequest[] = [];
+  /** While set, a question reaches its model and is never answered (the process is then killed). */
+  let hangQuestions = false;
 
   const answersOf = (model: string) => router.calls(TAG).get(`${model}/${QUESTION_LENS}`) ?? 0;
   const questionCalls = () =>
@@ -112,6 +117,8 @@ describe("answers in a finding's thread", { timeout: 90_000 }, () => {
           return `${model} here: \`==\` at ${claim.file}:${claim.line} short-circuits.\n\n${MARKERS.consensus}`;
         },
         challenge: (model) => recheckVerdict(model),
+        intercept: (request) =>
+          hangQuestions && request.lens === QUESTION_LENS ? { hang: true } : undefined,
       },
     });
     stack.github.addRepo({
@@ -121,7 +128,7 @@ describe("answers in a finding's thread", { timeout: 90_000 }, () => {
     });
     stack.github.addCollaborator("maintainer", "write", REPO);
     stack.github.addCollaborator("reader", "read", REPO);
-    app = await startApp(stack);
+    app = await startApp(stack, APP_ENV);
     pr = stack.github.addPullRequest({
       ...REPO,
       title: `Auth ${TAG}`,
@@ -194,6 +201,41 @@ describe("answers in a finding's thread", { timeout: 90_000 }, () => {
     expect(await outcome(asked.event.id)).toBe("question ignored: reader has read permission");
     expect(router.total(TAG)).toBe(before);
     expect(answerTo(asked.id)).toBeUndefined();
+  });
+
+  it("a question whose process was killed mid-answer is said interrupted in its thread, once, and not counted", async () => {
+    hangQuestions = true;
+    const asked = await reply("maintainer", "@gadfly does this leak the token length?");
+    expect(await outcome(asked.event.id)).toBe("answering in the thread: question");
+    await waitFor(() => answersOf("gpt-a") === 2, 20_000);
+    await app.stop("SIGKILL");
+    hangQuestions = false;
+    app = await startApp(stack, APP_ENV);
+    // A worker's sweep finds its claim's lease run out and says so under the question.
+    await waitFor(() => answerTo(asked.id) !== undefined, 30_000);
+    const said = plain(answerTo(asked.id)?.body ?? "");
+    expect(said).toContain("Gadfly stopped before it answered this (it was restarted or crashed)");
+    expect(said).toContain("Reply again with `@gadfly <your question>`");
+    expect(said).toContain("this request was not counted against today's limit");
+    const row = () =>
+      readAppStore<{ outcome: string | null }>(
+        stack.dataDir,
+        "SELECT outcome FROM thread_answers WHERE reply_comment_id = ?",
+        asked.id,
+      )[0]?.outcome;
+    expect(row()).toBe("interrupted");
+    // Sweeps go on (every half lease): none says it again, and no model was asked again.
+    await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1000));
+    expect(
+      ourReplies().filter((comment) => comment.body === answerTo(asked.id)?.body),
+    ).toHaveLength(1);
+    expect(
+      ourReplies().filter((comment) =>
+        comment.body.startsWith(`<!-- gadfly-answer:${asked.id} -->`),
+      ),
+    ).toHaveLength(1);
+    expect(answersOf("gpt-a")).toBe(2);
+    // Given back: the re-checks and the limit below count as if it had never been asked.
   });
 
   it("`@gadfly recheck` answers from a real re-check: still there, then fixed only when every reporter refutes it", async () => {

@@ -20,6 +20,7 @@ export type {
   RoundEnding,
   RoundTrigger,
   RunStore,
+  StaleThreadAnswer,
   StartRoundResult,
   StoredFeedback,
   StoredRound,

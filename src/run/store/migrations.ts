@@ -371,6 +371,15 @@ const roundHolds = [
   "ALTER TABLE rounds ADD COLUMN claimed_at BIGINT",
 ];
 
+/**
+ * A thread answer's claim is leased like a round (renewed by the process answering it), so one
+ * whose process died is found and said in its thread; and where that thread is.
+ */
+const threadAnswerLeases = [
+  "ALTER TABLE thread_answers ADD COLUMN root_comment_id BIGINT",
+  "ALTER TABLE thread_answers ADD COLUMN lease_expires_at BIGINT",
+];
+
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -419,4 +428,10 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: "thread answers", sqlite: threadAnswers, postgres: threadAnswers },
   { version: 15, name: "reader rounds index", sqlite: readerRounds, postgres: readerRounds },
   { version: 16, name: "round holds and claim times", sqlite: roundHolds, postgres: roundHolds },
+  {
+    version: 17,
+    name: "thread answer leases",
+    sqlite: threadAnswerLeases,
+    postgres: threadAnswerLeases,
+  },
 ];

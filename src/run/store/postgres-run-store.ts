@@ -92,6 +92,12 @@ import {
   finishThreadAnswerSql,
   insertThreadAnswerParams,
   insertThreadAnswerSql,
+  interruptThreadAnswerSql,
+  renewThreadAnswerSql,
+  type StaleThreadAnswer,
+  type StaleThreadAnswerRow,
+  staleThreadAnswerFromRow,
+  staleThreadAnswersSql,
   type ThreadAnswerClaim,
   type ThreadAnswerClaimOutcome,
   type ThreadAnswerResult,
@@ -705,6 +711,31 @@ export class PostgresRunStore implements RunStore {
       finishThreadAnswerSql("postgres"),
       finishThreadAnswerParams(replyCommentId, result),
     );
+  }
+
+  async renewThreadAnswer(replyCommentId: number, leaseMs: number): Promise<boolean> {
+    const renewed = await this.query(renewThreadAnswerSql("postgres"), [
+      this.clock.now() + leaseMs,
+      replyCommentId,
+    ]);
+    return renewed.rowCount === 1;
+  }
+
+  async staleThreadAnswers(max: number): Promise<StaleThreadAnswer[]> {
+    const { rows } = await this.query<StaleThreadAnswerRow>(staleThreadAnswersSql("postgres"), [
+      this.clock.now(),
+      max,
+    ]);
+    return rows.map(staleThreadAnswerFromRow);
+  }
+
+  async interruptThreadAnswer(replyCommentId: number): Promise<boolean> {
+    // Not retried on a lost connection: taken unacknowledged, the thread would be told twice.
+    const taken = await this.pool.query(interruptThreadAnswerSql("postgres"), [
+      this.clock.now(),
+      replyCommentId,
+    ]);
+    return taken.rowCount === 1;
   }
 
   async installationSpend(

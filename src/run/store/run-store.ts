@@ -6,12 +6,14 @@ import type { RoundLeaseRef, RoundState } from "../round-machine.js";
 import type { ModelSpend } from "./installation-spend.js";
 import type { ScoreboardRows } from "./scoreboard-rows.js";
 import type {
+  StaleThreadAnswer,
   ThreadAnswerClaim,
   ThreadAnswerClaimOutcome,
   ThreadAnswerResult,
 } from "./thread-answer-sql.js";
 
 export type {
+  StaleThreadAnswer,
   ThreadAnswerClaim,
   ThreadAnswerClaimOutcome,
   ThreadAnswerResult,
@@ -413,6 +415,18 @@ export interface RunStore {
   ): Promise<ThreadAnswerClaimOutcome>;
   /** Records how a claimed request ended; its usage counts in installationSpend from then on. */
   finishThreadAnswer(replyCommentId: number, result: ThreadAnswerResult): Promise<void>;
+  /**
+   * The claim holds `leaseMs` more from now; false when it is no longer unanswered (a sweep took
+   * it as interrupted: its answerer stops and posts nothing).
+   */
+  renewThreadAnswer(replyCommentId: number, leaseMs: number): Promise<boolean>;
+  /** Unanswered claims whose lease ran out (their answerer died), oldest first, at most `max`. */
+  staleThreadAnswers(max: number): Promise<StaleThreadAnswer[]>;
+  /**
+   * Takes a stale claim as interrupted: true for the one caller that did (it says so in the
+   * thread). An interrupted request is given back: it no longer counts against the PR's limit.
+   */
+  interruptThreadAnswer(replyCommentId: number): Promise<boolean>;
 
   /**
    * Records a publishing step of the round: `intent` just before its GitHub call, `done` once

@@ -85,6 +85,12 @@ import {
   finishThreadAnswerSql,
   insertThreadAnswerParams,
   insertThreadAnswerSql,
+  interruptThreadAnswerSql,
+  renewThreadAnswerSql,
+  type StaleThreadAnswer,
+  type StaleThreadAnswerRow,
+  staleThreadAnswerFromRow,
+  staleThreadAnswersSql,
   type ThreadAnswerClaim,
   type ThreadAnswerClaimOutcome,
   type ThreadAnswerResult,
@@ -690,6 +696,27 @@ export class SqliteRunStore implements RunStore {
     this.statements
       .prepare<(number | string | null)[]>(finishThreadAnswerSql("sqlite"))
       .run(...finishThreadAnswerParams(replyCommentId, result));
+  }
+
+  async renewThreadAnswer(replyCommentId: number, leaseMs: number): Promise<boolean> {
+    const renewed = this.statements
+      .prepare<[number, number]>(renewThreadAnswerSql("sqlite"))
+      .run(this.clock.now() + leaseMs, replyCommentId);
+    return renewed.changes === 1;
+  }
+
+  async staleThreadAnswers(max: number): Promise<StaleThreadAnswer[]> {
+    return this.statements
+      .prepare<[number, number], StaleThreadAnswerRow>(staleThreadAnswersSql("sqlite"))
+      .all(this.clock.now(), max)
+      .map(staleThreadAnswerFromRow);
+  }
+
+  async interruptThreadAnswer(replyCommentId: number): Promise<boolean> {
+    const taken = this.statements
+      .prepare<[number, number]>(interruptThreadAnswerSql("sqlite"))
+      .run(this.clock.now(), replyCommentId);
+    return taken.changes === 1;
   }
 
   async installationSpend(
