@@ -123,7 +123,10 @@ async function reviewChangeWith(
     { subject, change, runtime, journal },
     { reports, sessions: records, reached: examined.status.budget?.reached ?? null },
   );
-  if (summary !== null && summary.model !== null) await journal?.onSummary?.(summary);
+  // A reused summary was saved, and its spend counted, by the run that wrote it.
+  if (summary !== null && summary.model !== null && summary !== journal?.writtenSummary) {
+    await journal?.onSummary?.(summary);
+  }
   const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
     round: subject.round,
     previous,

@@ -4,6 +4,7 @@ import type { LensFinding } from "../../src/findings/schema.js";
 import { KILL_POINTS, type KillPoint } from "../../src/github/kill-points.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
+import { SUMMARY_LENS } from "../fakes/model-script.js";
 import {
   type RunningApp,
   reviewerScript,
@@ -52,6 +53,8 @@ interface Counts {
   inline: number;
   recorded: number;
   check: number;
+  /** Summary-of-the-change requests for the PR: one, however often its round was taken up. */
+  summary: number;
 }
 
 /** Kill points run one at a time: each is two app start-ups, which a loaded 2-core machine makes slow. */
@@ -62,10 +65,14 @@ async function startKillStack(): Promise<Stack> {
   const stack = await startStack({
     models: [MODEL],
     review: "  concurrency: 4\n  maxTurns: 4\n  timeoutSeconds: 60",
+    // With the summary: a round taken up again after a kill reuses it, not paying twice.
+    extraConfig: "summary: true",
   });
-  stack.openai.script(
-    MODEL.id,
-    reviewerScript((_model, lens) => (lens === "security" ? FINDINGS : []), PATH),
+  const review = reviewerScript((_model, lens) => (lens === "security" ? FINDINGS : []), PATH);
+  stack.openai.script(MODEL.id, (request) =>
+    request.lens === SUMMARY_LENS
+      ? { text: "SUMMARY:\n- Logs sessions and checks tokens.\nFILES:\n- Sessions: src/session.js" }
+      : review(request),
   );
   stack.github.addRepo({
     owner: "octo-org",
@@ -164,6 +171,10 @@ describe.each(STORE_BACKENDS)(
         inline: reviews.flatMap((review) => review.comments).length,
         recorded: recorded.length,
         check: stack.github.checkRuns(pr.headSha).length,
+        summary: stack.openai.requests.filter(
+          (request) =>
+            request.lens === SUMMARY_LENS && JSON.stringify(request.messages).includes(pr.title),
+        ).length,
       };
     };
 
@@ -195,6 +206,7 @@ describe.each(STORE_BACKENDS)(
           inline: FINDINGS.length,
           recorded: FINDINGS.length,
           check: 1,
+          summary: 1,
         });
       }
       expect(stack.github.validationErrors).toEqual([]);

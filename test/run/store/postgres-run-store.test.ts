@@ -11,6 +11,7 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractReaders } from "./contract/readers.js";
+import { runStoreContractRoundSummaries } from "./contract/round-summaries.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
@@ -42,5 +43,6 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractPublishSteps(backend);
   runStoreContractSpend(backend);
   runStoreContractThreadAnswers(backend);
+  runStoreContractRoundSummaries(backend);
   runStoreContractReaders(backend);
 });
