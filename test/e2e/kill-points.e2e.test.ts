@@ -142,7 +142,7 @@ describe.each(STORE_BACKENDS)(
         ...(await backend.env(dataDir)),
         ...(backend.name === "postgres" ? { GADFLY_VISIBILITY_TIMEOUT_SECONDS: "5" } : {}),
       };
-      const pr = openKillPullRequest(stack, `Sessions, killed at ${point} (kill point)`);
+      const pr = openKillPullRequest(stack, `Sessions, killed at ${point}`);
       const doomed = await startApp(stack, { ...env, GADFLY_TEST_KILL_POINT: point });
       await deliver(doomed.webhookUrl, pullRequestEvent("opened", pr), WEBHOOK_SECRET);
       await waitFor(
