@@ -123,10 +123,7 @@ async function reviewChangeWith(
     { subject, change, runtime, journal },
     { reports, sessions: records, reached: examined.status.budget?.reached ?? null },
   );
-  // A reused summary was saved, and its spend counted, by the run that wrote it.
-  if (summary !== null && summary.model !== null && summary !== journal?.writtenSummary) {
-    await journal?.onSummary?.(summary);
-  }
+  if (summary !== null && summary.model !== null) await journal?.onSummary?.(summary);
   const consensusOf = consensusBuilder(plan, step.kind === "whole", reports, {
     round: subject.round,
     previous,

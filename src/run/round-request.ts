@@ -105,8 +105,6 @@ export interface RoundJournal {
    * to save what it spent: the daily caps count it like any other model call.
    */
   onSummary?: ((record: SummaryRecord) => Promise<void>) | undefined;
-  /** The summary an earlier run of this round wrote (before a crash or a restart): reused. */
-  writtenSummary?: SummaryRecord | undefined;
   /** Called with each lens's conversation (secrets redacted) once the lens ends. */
   onTranscript?: ((model: string, lens: string, messages: Message[]) => Promise<void>) | undefined;
 }

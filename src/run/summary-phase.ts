@@ -31,9 +31,8 @@ const SUMMARY_TIMEOUT_SECONDS = 120;
  * The round's summary of the change (on unless the plan says `summary: false`): one call to the
  * plan's first model that completed a lens, on what the reviewers were given, under the same
  * limiter. Skipped when no model completed, when a budget cap was reached (during the lenses, or
- * by what the round spent until now), or when off (null). A summary an earlier run of the round
- * wrote (`journal.writtenSummary`) is reused, not asked for again. Never throws: a failed call
- * is a record with its reason.
+ * by what the round spent until now), or when off (null). Never throws: a failed call is a
+ * record with its reason.
  */
 export async function runSummaryPhase(
   request: RoundRequest<ChangeSet>,
@@ -48,9 +47,6 @@ export async function runSummaryPhase(
   const { subject, change, runtime } = request;
   const { reports } = ended;
   if (subject.plan.summary !== true) return null;
-  // Written by an earlier run of this round (it was interrupted after): the same change, paid once.
-  const written = request.journal?.writtenSummary;
-  if (written?.outcome === "written") return written;
   if (runtime.signal.aborted)
     return { outcome: "skipped", model: null, reason: "the round stopped" };
   const cap = ended.reached ?? (await capReached(request, reports, ended.sessions));

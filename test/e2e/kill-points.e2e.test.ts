@@ -4,7 +4,6 @@ import type { LensFinding } from "../../src/findings/schema.js";
 import { KILL_POINTS, type KillPoint } from "../../src/github/kill-points.js";
 import { MARKERS } from "../../src/render/markers.js";
 import { deliver, type PullRequestSnapshot, pullRequestEvent } from "../fakes/fake-github/index.js";
-import { SUMMARY_LENS } from "../fakes/model-script.js";
 import {
   type RunningApp,
   reviewerScript,
@@ -53,8 +52,6 @@ interface Counts {
   inline: number;
   recorded: number;
   check: number;
-  /** Summary-of-the-change requests for the PR: one, however often its round was taken up. */
-  summary: number;
 }
 
 /** Kill points run one at a time: each is two app start-ups, which a loaded 2-core machine makes slow. */
@@ -65,14 +62,10 @@ async function startKillStack(): Promise<Stack> {
   const stack = await startStack({
     models: [MODEL],
     review: "  concurrency: 4\n  maxTurns: 4\n  timeoutSeconds: 60",
-    // With the summary: a round taken up again after a kill reuses it, not paying twice.
-    extraConfig: "summary: true",
   });
-  const review = reviewerScript((_model, lens) => (lens === "security" ? FINDINGS : []), PATH);
-  stack.openai.script(MODEL.id, (request) =>
-    request.lens === SUMMARY_LENS
-      ? { text: "SUMMARY:\n- Logs sessions and checks tokens.\nFILES:\n- Sessions: src/session.js" }
-      : review(request),
+  stack.openai.script(
+    MODEL.id,
+    reviewerScript((_model, lens) => (lens === "security" ? FINDINGS : []), PATH),
   );
   stack.github.addRepo({
     owner: "octo-org",
@@ -171,10 +164,6 @@ describe.each(STORE_BACKENDS)(
         inline: reviews.flatMap((review) => review.comments).length,
         recorded: recorded.length,
         check: stack.github.checkRuns(pr.headSha).length,
-        summary: stack.openai.requests.filter(
-          (request) =>
-            request.lens === SUMMARY_LENS && JSON.stringify(request.messages).includes(pr.title),
-        ).length,
       };
     };
 
@@ -206,7 +195,6 @@ describe.each(STORE_BACKENDS)(
           inline: FINDINGS.length,
           recorded: FINDINGS.length,
           check: 1,
-          summary: 1,
         });
       }
       expect(stack.github.validationErrors).toEqual([]);

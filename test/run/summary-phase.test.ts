@@ -5,8 +5,7 @@ import { parseUnifiedDiff } from "../../src/diff/parse-unified-diff.js";
 import type { ChatModel, ChatRequest } from "../../src/llm/language-model.js";
 import { reviewChange } from "../../src/run/review-change.js";
 import { createReviewerLimiter } from "../../src/run/reviewer-limiter.js";
-import type { RoundJournal } from "../../src/run/round-request.js";
-import { SUMMARY_LENS, type SummaryRecord } from "../../src/run/summary-phase.js";
+import { SUMMARY_LENS } from "../../src/run/summary-phase.js";
 import { FIXTURE_REPO } from "../agent/helpers/temporary-workspace.js";
 
 /*
@@ -50,7 +49,7 @@ const plan = (extra: Partial<ReviewPlan> = {}): ReviewPlan =>
 const REVIEW = "Fine.\n\nVERDICT: No material issues found\n```gadfly-findings\n[]\n```";
 const SUMMARY = "SUMMARY:\n- Builds a user lookup query.\nFILES:\n- Database access: src/db.js";
 
-async function round(given: ReviewPlan, summaryText = SUMMARY, journal?: RoundJournal) {
+async function round(given: ReviewPlan, summaryText = SUMMARY) {
   const asked: { model: string; lens: string; request: ChatRequest }[] = [];
   const modelFor = (id: string, lens: string): ChatModel => ({
     kind: "chat",
@@ -91,7 +90,6 @@ async function round(given: ReviewPlan, summaryText = SUMMARY, journal?: RoundJo
       limiter: createReviewerLimiter(2),
       createModel: (model, _provider, lens) => modelFor(model.id, lens),
     },
-    ...(journal === undefined ? {} : { journal }),
   });
   return { result, summaries: asked.filter((entry) => entry.lens === SUMMARY_LENS) };
 }
@@ -116,30 +114,6 @@ describe("the round's summary", () => {
     expect(usage?.total.inputTokens).toBe(
       (usage?.phases.review.inputTokens ?? 0) + (usage?.phases.summary.inputTokens ?? 0),
     );
-  });
-
-  it("reuses the summary an earlier run of the round wrote: not asked, not saved, not paid again", async () => {
-    const saved: SummaryRecord[] = [];
-    const first = await round(plan(), SUMMARY, {
-      onSummary: async (record) => void saved.push(record),
-    });
-    expect(first.summaries).toHaveLength(1);
-    expect(saved.map((record) => record.outcome)).toEqual(["written"]);
-    const again: SummaryRecord[] = [];
-    const resumed = await round(plan(), "SUMMARY:\n- Something else entirely.", {
-      writtenSummary: saved[0],
-      onSummary: async (record) => void again.push(record),
-    });
-    expect(resumed.summaries).toEqual([]);
-    expect(again).toEqual([]);
-    expect(resumed.result.consensus.summary).toEqual(first.result.consensus.summary);
-    // Still the round's own spend: shown in its usage as the first run paid it.
-    expect(resumed.result.consensus.usage?.phases.summary.inputTokens).toBe(700);
-    // A failed one is asked again.
-    const retried = await round(plan(), SUMMARY, {
-      writtenSummary: { outcome: "failed", model: "writer", reason: "timed out" },
-    });
-    expect(retried.summaries).toHaveLength(1);
   });
 
   it("leaves the round whole with the reason when the answer is garbage", async () => {

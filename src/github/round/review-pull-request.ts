@@ -202,7 +202,6 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus): Promise<Round
   const { store, log } = deps;
   const { plan } = prepared;
   const saved = await store.challenges(round.id);
-  const writtenSummary = (await store.roundSummary(round.id)) ?? undefined;
   const handedOver = () => isHandover(lease.reason());
   // The metrics count model work once, where it is stored: a resumed round reuses what was.
   const countSpend = (spent: { model: string; usage?: LensReport["usage"] | undefined }) => {
@@ -258,10 +257,7 @@ async function journalOf(run: RoundRun, scopeStatus: ScopeStatus): Promise<Round
       if (handedOver()) return;
       showOnBoard(run, { ...next, scope: scopeStatus });
     },
-    writtenSummary,
     onSummary: async (summary) => {
-      // Kept whole: a resumed round reuses it instead of paying for it again.
-      if (summary.outcome === "written") await store.saveRoundSummary(round.id, summary);
       if (summary.model === null || summary.usage === undefined) return;
       await store.saveChallenge(round.id, {
         outcome: summary.outcome === "cancelled" ? "cancelled" : "failed",

@@ -380,18 +380,6 @@ const threadAnswerLeases = [
   "ALTER TABLE thread_answers ADD COLUMN lease_expires_at BIGINT",
 ];
 
-/**
- * The summary of the change a round wrote (its JSON): a round resumed after a crash reuses it
- * instead of paying for it again.
- */
-const roundSummaries = [
-  `CREATE TABLE round_summaries (
-    round_id TEXT PRIMARY KEY REFERENCES rounds (id) ON DELETE CASCADE,
-    record TEXT NOT NULL,
-    saved_at BIGINT NOT NULL
-  )`,
-];
-
 /** Every schema change, oldest first; append only, never edit a released one. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial schema", sqlite: initialSchema, postgres: initialSchema },
@@ -446,5 +434,4 @@ export const migrations: readonly Migration[] = [
     sqlite: threadAnswerLeases,
     postgres: threadAnswerLeases,
   },
-  { version: 18, name: "round summaries", sqlite: roundSummaries, postgres: roundSummaries },
 ];

@@ -6,7 +6,6 @@ import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import { supersededReason } from "../round-machine.js";
-import type { SummaryRecord } from "../summary-phase.js";
 import {
   installationSpendParams,
   installationSpendSql,
@@ -88,7 +87,6 @@ import {
   roundFromRow,
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
-import { summaryRecordFromJson, summaryRecordJson } from "./summary-record-json.js";
 import {
   finishThreadAnswerParams,
   finishThreadAnswerSql,
@@ -484,23 +482,6 @@ export class PostgresRunStore implements RunStore {
       [roundId],
     );
     return rows.map(lensReportFromRow);
-  }
-
-  async saveRoundSummary(roundId: string, record: SummaryRecord): Promise<void> {
-    await this.query(
-      `INSERT INTO round_summaries (round_id, record, saved_at) VALUES ($1, $2, $3)
-           ON CONFLICT (round_id) DO UPDATE SET record = excluded.record, saved_at = excluded.saved_at`,
-      [roundId, summaryRecordJson(record), this.clock.now()],
-    );
-  }
-
-  async roundSummary(roundId: string): Promise<SummaryRecord | null> {
-    const { rows } = await this.query<{ record: string }>(
-      "SELECT record FROM round_summaries WHERE round_id = $1",
-      [roundId],
-    );
-    const row = rows[0];
-    return row === undefined ? null : summaryRecordFromJson(row.record);
   }
 
   async saveTranscript(

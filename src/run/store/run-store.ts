@@ -3,7 +3,6 @@ import type { PreviousFinding } from "../../consensus/index.js";
 import type { Message } from "../../llm/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import type { RoundLeaseRef, RoundState } from "../round-machine.js";
-import type { SummaryRecord } from "../summary-phase.js";
 import type { ModelSpend } from "./installation-spend.js";
 import type { ScoreboardRows } from "./scoreboard-rows.js";
 import type {
@@ -337,10 +336,6 @@ export interface RunStore {
   saveLensReport(roundId: string, report: LensReport): Promise<void>;
   /** Reports saved for the round, ordered by model then lens. */
   lensReports(roundId: string): Promise<LensReport[]>;
-  /** Keeps the summary of the change the round wrote (replacing one saved before). */
-  saveRoundSummary(roundId: string, record: SummaryRecord): Promise<void>;
-  /** The summary the round wrote, or null (none yet, or an unreadable row). */
-  roundSummary(roundId: string): Promise<SummaryRecord | null>;
   /** Kept apart from reports so retention can prune them. */
   saveTranscript(roundId: string, model: string, lens: string, messages: Message[]): Promise<void>;
   transcript(roundId: string, model: string, lens: string): Promise<Message[] | null>;

@@ -6,7 +6,6 @@ import type { Message } from "../../llm/index.js";
 import { type Clock, systemClock } from "../../time/index.js";
 import type { ChallengeRecord } from "../cross-examine.js";
 import { supersededReason } from "../round-machine.js";
-import type { SummaryRecord } from "../summary-phase.js";
 import {
   installationSpendParams,
   installationSpendSql,
@@ -81,7 +80,6 @@ import {
   roundFromRow,
   UNFINISHED_LENSES_SQL,
 } from "./store-rows.js";
-import { summaryRecordFromJson, summaryRecordJson } from "./summary-record-json.js";
 import {
   finishThreadAnswerParams,
   finishThreadAnswerSql,
@@ -453,24 +451,6 @@ export class SqliteRunStore implements RunStore {
       )
       .all(roundId);
     return rows.map(lensReportFromRow);
-  }
-
-  async saveRoundSummary(roundId: string, record: SummaryRecord): Promise<void> {
-    this.statements
-      .prepare<[string, string, number]>(
-        `INSERT INTO round_summaries (round_id, record, saved_at) VALUES (?, ?, ?)
-           ON CONFLICT (round_id) DO UPDATE SET record = excluded.record, saved_at = excluded.saved_at`,
-      )
-      .run(roundId, summaryRecordJson(record), this.clock.now());
-  }
-
-  async roundSummary(roundId: string): Promise<SummaryRecord | null> {
-    const row = this.statements
-      .prepare<[string], { record: string }>(
-        "SELECT record FROM round_summaries WHERE round_id = ?",
-      )
-      .get(roundId);
-    return row === undefined ? null : summaryRecordFromJson(row.record);
   }
 
   async saveTranscript(

@@ -11,7 +11,6 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractReaders } from "./contract/readers.js";
-import { runStoreContractRoundSummaries } from "./contract/round-summaries.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
@@ -43,6 +42,5 @@ describe.skipIf(postgresUnavailableReason() !== null)("PostgresRunStore", () => 
   runStoreContractPublishSteps(backend);
   runStoreContractSpend(backend);
   runStoreContractThreadAnswers(backend);
-  runStoreContractRoundSummaries(backend);
   runStoreContractReaders(backend);
 });

@@ -6,7 +6,6 @@ import { runStoreContractPublishSteps } from "./contract/publish-steps.js";
 import { runStoreContractPublished } from "./contract/published.js";
 import { runStoreContractRaces } from "./contract/races.js";
 import { runStoreContractReaders } from "./contract/readers.js";
-import { runStoreContractRoundSummaries } from "./contract/round-summaries.js";
 import { runStoreContractRounds } from "./contract/rounds.js";
 import { runStoreContractScoreboard } from "./contract/scoreboard.js";
 import { runStoreContractSpend } from "./contract/spend.js";
@@ -27,6 +26,5 @@ describe("SqliteRunStore", () => {
   runStoreContractPublishSteps(sqliteStoreBackend);
   runStoreContractSpend(sqliteStoreBackend);
   runStoreContractThreadAnswers(sqliteStoreBackend);
-  runStoreContractRoundSummaries(sqliteStoreBackend);
   runStoreContractReaders(sqliteStoreBackend);
 });
