@@ -1,4 +1,4 @@
-import { formatLocation, MAX_DIFF_LINES, type SuggestionView } from "../render/index.js";
+import { diffSide, formatLocation, type SuggestionView } from "../render/index.js";
 import { terminalSafeText } from "./terminal-safe-text.js";
 
 /**
@@ -25,16 +25,11 @@ export function suggestionText(
         `Proposed change to ${where} (${by}) — not offered as a suggestion: ${checked}`,
         "yellow",
       );
-  const side = (lines: readonly string[], sign: string) => {
-    const shown = lines.slice(0, MAX_DIFF_LINES).map((line) => `${sign} ${lineText(line)}`);
-    const more = lines.length - shown.length;
-    return more > 0
-      ? [...shown, paint(`${sign} … ${more} more line${more === 1 ? "" : "s"}`, "dim")]
-      : shown;
-  };
-  const removed = side(view.original, "-");
+  const removed = diffSide(view.original, "- ", lineText);
   const added =
-    view.lines.length === 0 ? [paint("(the lines are deleted)", "dim")] : side(view.lines, "+");
+    view.lines.length === 0
+      ? [paint("(the lines are deleted)", "dim")]
+      : diffSide(view.lines, "+ ", lineText);
   return [head, ...removed, ...added];
 }
 

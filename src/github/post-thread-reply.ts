@@ -1,7 +1,9 @@
 import { startsWithMarker, threadAnswerMarker } from "../render/index.js";
-import { createOnce } from "./create-once.js";
-import type { GitHubClient, RepoRef } from "./github-client.js";
-import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import type { GitHubClient } from "./github-client.js";
+import { findOwnReply, postOwnReply, type ReplyThread } from "./post-own-reply.js";
+
+/** A `@gadfly` request's thread, and the reply that asked (its marker names it). */
+type AnswerTarget = ReplyThread & { replyCommentId: number };
 
 /**
  * Posts our answer under the thread's first comment, once: a reply GitHub created without
@@ -9,43 +11,23 @@ import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
  */
 export async function postThreadReply(
   octokit: GitHubClient,
-  target: { repo: RepoRef; pullNumber: number; rootCommentId: number; replyCommentId: number },
+  target: AnswerTarget,
   body: string,
   botLogin: string,
 ): Promise<number> {
-  return createOnce(
-    async () => {
-      const { data } = await retrySecondaryRateLimit(() =>
-        octokit.rest.pulls.createReplyForReviewComment({
-          ...target.repo,
-          pull_number: target.pullNumber,
-          comment_id: target.rootCommentId,
-          body,
-        }),
-      );
-      return data.id;
-    },
-    () => findThreadReply(octokit, target, botLogin),
-  );
+  return postOwnReply(octokit, target, body, answerOf(target, botLogin));
 }
 
 /** Our reply to `replyCommentId` on the thread, if GitHub has one (found by its marker). */
 export async function findThreadReply(
   octokit: GitHubClient,
-  target: { repo: RepoRef; pullNumber: number; rootCommentId: number; replyCommentId: number },
+  target: AnswerTarget,
   botLogin: string,
 ): Promise<number | null> {
+  return findOwnReply(octokit, target, answerOf(target, botLogin));
+}
+
+function answerOf(target: AnswerTarget, botLogin: string) {
   const marker = threadAnswerMarker(target.replyCommentId);
-  const comments = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
-    ...target.repo,
-    pull_number: target.pullNumber,
-    per_page: 100,
-  });
-  const found = comments.find(
-    (comment) =>
-      comment.in_reply_to_id === target.rootCommentId &&
-      comment.user?.login === botLogin &&
-      startsWithMarker(comment.body, marker),
-  );
-  return found?.id ?? null;
+  return { botLogin, isOurs: (body: string) => startsWithMarker(body, marker) };
 }

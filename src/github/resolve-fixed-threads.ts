@@ -1,9 +1,8 @@
 import { findingMarkerIn } from "../render/index.js";
 import type { RunStore } from "../run/store/index.js";
-import { createOnce } from "./create-once.js";
 import { describeError } from "./describe-error.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { retrySecondaryRateLimit } from "./retry-secondary-rate-limit.js";
+import { isOurLogin, postOwnReply } from "./post-own-reply.js";
 
 export interface FixedThreadsRequest {
   repo: RepoRef;
@@ -181,19 +180,12 @@ async function settle(
       // One posted by a run that died before recording it is recorded now, not posted again.
       let replyId = thread.ourFixedReplyId;
       if (replyId === null) {
-        replyId = await createOnce(
-          async () => {
-            const { data } = await retrySecondaryRateLimit(() =>
-              octokit.rest.pulls.createReplyForReviewComment({
-                ...request.repo,
-                pull_number: request.pullNumber,
-                comment_id: target.commentId,
-                body: fixedReplyBody(request.headSha),
-              }),
-            );
-            return data.id;
-          },
-          () => findFixedReply(octokit, request, target.commentId),
+        const firstLine = fixedReplyBody(request.headSha).split("\n")[0] ?? "";
+        replyId = await postOwnReply(
+          octokit,
+          { repo: request.repo, pullNumber: request.pullNumber, rootCommentId: target.commentId },
+          fixedReplyBody(request.headSha),
+          { botLogin: request.botLogin, isOurs: (body) => body.startsWith(firstLine) },
         );
         replied = true;
       }
@@ -220,10 +212,6 @@ async function settle(
 // GraphQL spells a bot's login without `[bot]`; the marker says Gadfly wrote it as a finding.
 function isOurs(thread: ThreadHead, botLogin: string): boolean {
   return isOurLogin(thread.authorLogin, botLogin) && findingMarkerIn(thread.body) !== null;
-}
-
-function isOurLogin(login: string | null, botLogin: string): boolean {
-  return login !== null && (login === botLogin || `${login}[bot]` === botLogin);
 }
 
 /** The newest reply (not the thread's first comment) our bot wrote as a "fixed" reply. */
@@ -282,27 +270,4 @@ async function findThreads(
     after = connection.pageInfo.endCursor;
   }
   return found;
-}
-
-/**
- * Our "fixed" reply under an inline comment, looked for when GitHub did not confirm posting it:
- * among the pull request's review comments, a reply to it by our bot that says it was fixed.
- */
-async function findFixedReply(
-  octokit: GitHubClient,
-  request: FixedThreadsRequest,
-  commentId: number,
-): Promise<number | null> {
-  const comments = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
-    ...request.repo,
-    pull_number: request.pullNumber,
-    per_page: 100,
-  });
-  const reply = comments.find(
-    (comment) =>
-      comment.in_reply_to_id === commentId &&
-      isOurLogin(comment.user?.login ?? null, request.botLogin) &&
-      comment.body.startsWith(fixedReplyBody(request.headSha).split("\n")[0] ?? ""),
-  );
-  return reply?.id ?? null;
 }

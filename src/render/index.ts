@@ -5,7 +5,7 @@ export {
   type DashboardPageInput,
   type DashboardSortKey,
 } from "./dashboard-view.js";
-export { fenceCode, fenceDiff, MAX_DIFF_LINES } from "./escape/code-fence.js";
+export { diffSide, fenceCode, fenceDiff } from "./escape/code-fence.js";
 export { escapeInline } from "./escape/markdown-line.js";
 export { type CodeLinks, challengeNote, codeUrl } from "./finding-row.js";
 export { formatLocation, shortSha } from "./format.js";

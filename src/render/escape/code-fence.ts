@@ -23,12 +23,24 @@ export function fenceCode(lines: readonly string[], info: string): string {
  * side shows at most MAX_DIFF_LINES lines.
  */
 export function fenceDiff(original: readonly string[], proposed: readonly string[]): string {
-  const side = (lines: readonly string[], sign: string) => {
-    const shown = lines.slice(0, MAX_DIFF_LINES).map((line) => `${sign}${display(line)}`);
-    const more = lines.length - shown.length;
-    return more > 0 ? [...shown, `${sign}… ${more} more line${more === 1 ? "" : "s"}`] : shown;
-  };
-  return fenceCode([...side(original, "-"), ...side(proposed, "+")], "diff");
+  return fenceCode(
+    [...diffSide(original, "-", display), ...diffSide(proposed, "+", display)],
+    "diff",
+  );
+}
+
+/**
+ * One side of a diff: at most MAX_DIFF_LINES lines, each `sign` then the line as `show` makes
+ * it safe for where it goes, and a closing line counting the rest.
+ */
+export function diffSide(
+  lines: readonly string[],
+  sign: string,
+  show: (line: string) => string,
+): string[] {
+  const shown = lines.slice(0, MAX_DIFF_LINES).map((line) => `${sign}${show(line)}`);
+  const more = lines.length - shown.length;
+  return more > 0 ? [...shown, `${sign}… ${more} more line${more === 1 ? "" : "s"}`] : shown;
 }
 
 function display(line: string): string {

@@ -378,6 +378,9 @@ const roundHolds = [
 const threadAnswerLeases = [
   "ALTER TABLE thread_answers ADD COLUMN root_comment_id BIGINT",
   "ALTER TABLE thread_answers ADD COLUMN lease_expires_at BIGINT",
+  // Every worker's sweep asks for these, every half lease: only the unanswered few are indexed.
+  `CREATE INDEX thread_answers_unanswered ON thread_answers (lease_expires_at)
+     WHERE outcome IS NULL`,
 ];
 
 /** Every schema change, oldest first; append only, never edit a released one. */
